@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { appMethods } from './methods/app';
+import { nodeMethods } from './methods/nodes';
+import { opsMethods } from './methods/ops';
+
+/**
+ * Every contract method, declared once. Adding a call = one declaration in `methods/<domain>.ts`
+ * (spread here) + one handler in `electron/services/rpc/handlers/<domain>.ts`.
+ */
+export const METHODS = {
+  ...appMethods,
+  ...nodeMethods,
+  ...opsMethods,
+} as const;
+
+export type Methods = typeof METHODS;
+export type MethodName = keyof Methods;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.infer<Methods[M]['output']>;
+
+export function isMethodName(value: unknown): value is MethodName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(METHODS, value);
+}

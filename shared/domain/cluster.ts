@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Sync state of one cluster's live inventory. */
+export const SyncState = z.enum(['never', 'syncing', 'live', 'stale', 'offline', 'error']);
+export type SyncState = z.infer<typeof SyncState>;
+
+/** A cluster Windeck knows about (a kubeconfig context, or the simulated demo). */
+export const ClusterSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  context: z.string(),
+  server: z.string().nullable(),
+  kubeconfigPath: z.string().nullable(),
+  simulated: z.boolean(),
+  kubernetesVersion: z.string().nullable(),
+  syncState: SyncState,
+  syncError: z.string().nullable(),
+  /** Epoch ms of the last successful sync, null when never synced. */
+  syncedAt: z.number().nullable(),
+  nodeCount: z.number().int(),
+  windowsNodeCount: z.number().int(),
+});
+export type ClusterSummary = z.infer<typeof ClusterSummary>;
