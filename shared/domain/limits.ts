@@ -20,3 +20,87 @@ export const UI_REFRESH_DEBOUNCE_MS = 250;
 export const UI_REFRESH_MAX_WAIT_MS = 2_000;
 /** Renderer: how often relative ages ("synced 3 min ago") are re-rendered. Not a data poll. */
 export const UI_AGE_TICK_MS = 15_000;
+/** Node transports (SSH/WinRM): per-stage defaults; each expiry raises TIMEOUT naming the stage. */
+export const NODE_CONNECT_TIMEOUT_MS = 10_000;
+export const NODE_CHANNEL_TIMEOUT_MS = 10_000;
+export const NODE_COMMAND_TIMEOUT_MS = 60_000;
+export const NODE_IDLE_TIMEOUT_MS = 30_000;
+/** SSH keepalive: a silent peer is declared gone after interval x (count + 1). */
+export const SSH_KEEPALIVE_INTERVAL_MS = 10_000;
+export const SSH_KEEPALIVE_COUNT_MAX = 3;
+/** Pooled SSH connections idle this long are closed; channels per connection (OpenSSH MaxSessions is 10). */
+export const SSH_POOL_IDLE_MS = 60_000;
+export const SSH_CHANNELS_PER_CONNECTION = 8;
+/** WinRM: OperationTimeout sent with each request (a Receive waits at most this long for output; capped by idle). */
+export const WINRM_OPERATION_TIMEOUT_MS = 20_000;
+/** WinRM: how much longer than OperationTimeout an answer may take before the listener counts as stalled. */
+export const WINRM_HTTP_GRACE_MS = 10_000;
+/** WinRM: time allowed to signal and delete a shell after a cancel, timeout or failure. */
+export const WINRM_CLEANUP_TIMEOUT_MS = 10_000;
+/** WinRM: MaxEnvelopeSize asked for (Windows' floor; its default MaxEnvelopeSizekb is 500). */
+export const WINRM_MAX_ENVELOPE_BYTES = 153_600;
+/** WinRM: stdin bytes per Send envelope. */
+export const WINRM_STDIN_CHUNK_BYTES = 64 * 1024;
+/** WinRM: authenticated connections kept per node, and how long an idle one is kept. */
+export const WINRM_CHANNELS_PER_NODE = 4;
+export const WINRM_POOL_IDLE_MS = 60_000;
+/** Bounded fan-out across nodes. */
+export const NODE_FANOUT_CONCURRENCY = 32;
+/** Largest script output kept per run; beyond it the run fails with REMOTE_FAILED (huge output). */
+export const NODE_OUTPUT_MAX_BYTES = 64 * 1024 * 1024;
+/** Script arguments: longest single string and the whole encoded JSON. */
+export const SCRIPT_ARG_MAX_CHARS = 260;
+export const SCRIPT_ARGS_MAX_BYTES = 64 * 1024;
+/** Probes: per-file cap for the files/logs probes, default log window. */
+export const PROBE_FILE_MAX_BYTES = 1024 * 1024;
+export const PROBE_LOG_MAX_BYTES = 2 * 1024 * 1024;
+export const PROBE_LOG_WINDOW_MS = 2 * 60 * 60_000;
+/** Desktop: an operation that ran at least this long notifies when it ends while the window is not focused. */
+export const DESKTOP_NOTIFY_MIN_DURATION_MS = 5_000;
+/** Desktop: quiet time after the last move/resize before the window state is written. */
+export const DESKTOP_WINDOW_STATE_DEBOUNCE_MS = 500;
+/** Desktop: files accepted in one drop onto the window. */
+export const DESKTOP_DROP_MAX_FILES = 20;
+/** Restarts: cancellable countdown before the first change, and how long a restarted component must stay up. */
+export const RESTART_GRACE_MS = 5_000;
+export const RESTART_SETTLE_MS = 15_000;
+/** Restarts: a plan may be executed this long after it was made (then: plan again). */
+export const RESTART_PLAN_TTL_MS = 15 * 60_000;
+/** Restarts: per-step limits (a service back to Running, a DaemonSet replacement Ready, a network recreated). */
+export const RESTART_SERVICE_TIMEOUT_MS = 90_000;
+export const RESTART_POD_REPLACE_TIMEOUT_MS = 180_000;
+export const RESTART_NETWORK_WAIT_MS = 60_000;
+export const RESTART_LOAD_BALANCER_WAIT_MS = 60_000;
+export const RESTART_DRAIN_TIMEOUT_MS = 5 * 60_000;
+/** Restarts: one read-only look at the node or cluster (pre-checks, polls, post-checks). */
+export const RESTART_READ_TIMEOUT_MS = 30_000;
+/** Restarts: how often state is polled while waiting or settling. */
+export const RESTART_POLL_INTERVAL_MS = 1_000;
+/** Restarts: after a cancel, one bounded look at the node so the outcome says what state it was left in. */
+export const RESTART_CANCEL_CHECK_TIMEOUT_MS = 10_000;
+/** Restarts: after the restart, how long to wait for the node to report Ready again. */
+export const RESTART_NODE_READY_WAIT_MS = 60_000;
+// Cluster inventory (electron/services/kube).
+export const EXEC_PLUGIN_TIMEOUT_MS = 30_000;
+export const EXEC_PLUGIN_OUTPUT_MAX_BYTES = 1024 * 1024;
+export const KUBE_CONNECT_TIMEOUT_MS = 10_000;
+export const KUBE_REQUEST_TIMEOUT_MS = 60_000;
+export const KUBE_LIST_PAGE_SIZE = 500;
+/** A watch silent (no event, no bookmark) for this long is treated as stalled. */
+export const KUBE_WATCH_IDLE_MS = 40_000;
+export const KUBE_WATCHDOG_INTERVAL_MS = 5_000;
+export const KUBE_BACKOFF_INITIAL_MS = 1_000;
+export const KUBE_BACKOFF_MAX_MS = 30_000;
+export const KUBE_WATCH_TIMEOUT_MIN_S = 300;
+export const KUBE_WATCH_TIMEOUT_MAX_S = 600;
+export const INVENTORY_FLUSH_INTERVAL_MS = 250;
+export const INVENTORY_SYNC_TIMEOUT_MS = 10 * 60_000;
+// Offline diagnosis (electron/services/diagnose).
+/** Files up to this size are read whole and run through every parser; bigger ones stream through the log scan. */
+export const DIAGNOSE_FULL_PARSE_MAX_BYTES = 8 * 1024 * 1024;
+/** Bytes of a big file read first to classify it. */
+export const DIAGNOSE_HEAD_BYTES = 64 * 1024;
+/** A streamed line longer than this is cut (a 1 GB file without line ends stays bounded). */
+export const DIAGNOSE_LINE_MAX_CHARS = 64 * 1024;
+/** Progress callbacks at most this often. */
+export const DIAGNOSE_PROGRESS_INTERVAL_MS = 200;
