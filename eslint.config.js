@@ -1,6 +1,7 @@
 // Lint rules that make a wrong import a build error (STYLE.md section 1): the path tells you the runtime.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'zlib', 'url', 'util', 'events', 'tls'];
 
@@ -13,6 +14,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'off',
     },
+  },
+  {
+    files: ['build/**/*.{js,mjs,cjs}', 'bench/**/*.{js,mjs,cjs}', 'assets/**/*.{js,mjs,cjs}', '*.config.{js,ts}'],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     files: ['shared/**/*.ts'],
