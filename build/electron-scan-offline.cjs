@@ -2,7 +2,6 @@
 // translations and Electron release notes with `got` on every run; Windeck's checks never dial out, so `got` is
 // replaced by a function that fails at once, and any socket to a non-loopback address is refused as a backstop.
 'use strict';
-/* global require, process */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload hook by nature */
 const Module = require('node:module');
 const net = require('node:net');

@@ -8,7 +8,6 @@
 //
 // Runs offline: the tool's network calls (translations, release notes) are disabled by electron-scan-offline.cjs,
 // and the AVAILABLE_SECURITY_FIXES check (which needs the network) is excluded.
-/* global process, Request */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
