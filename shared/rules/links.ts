@@ -1,0 +1,22 @@
+/** Documentation links the remediations cite (kubernetes.io first; issues where the docs are silent). */
+export const LINKS = {
+  windowsIntro: 'https://kubernetes.io/docs/concepts/windows/intro/',
+  windowsOsSupport: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
+  windowsLimitations: 'https://kubernetes.io/docs/concepts/windows/intro/#limitations',
+  windowsDebug: 'https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/',
+  windowsNetworking: 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/',
+  windowsNetworkingLimits: 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations',
+  windowsResources: 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/',
+  windowsSecurity: 'https://kubernetes.io/docs/concepts/security/windows-security/',
+  windowsUserGuide: 'https://kubernetes.io/docs/concepts/windows/user-guide/',
+  reserveCompute: 'https://kubernetes.io/docs/tasks/administer-cluster/reserve-compute-resources/',
+  containerRuntimes: 'https://kubernetes.io/docs/setup/production-environment/container-runtimes/',
+  versionSkew: 'https://kubernetes.io/releases/version-skew-policy/',
+  dnsPodService: 'https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/',
+  dnsDebug: 'https://kubernetes.io/docs/tasks/administer-cluster/dns-debugging-resolution/',
+  kubeProxyRef: 'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/',
+  kubeletRef: 'https://kubernetes.io/docs/reference/command-line-tools-reference/kubelet/',
+  portForward: 'https://kubernetes.io/docs/tasks/access-application-cluster/port-forward-access-application-cluster/',
+  sigWindowsTools: 'https://github.com/kubernetes-sigs/sig-windows-tools',
+  microsoftSdn: 'https://github.com/microsoft/SDN',
+} as const;
