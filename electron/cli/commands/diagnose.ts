@@ -1,23 +1,74 @@
 /**
  * `windeck diagnose NODE | --bundle PATH | --from DIR [--fail-on SEVERITY]` (DESIGN.md section 10).
- * Offline inputs run through electron/services/diagnose; the live form needs the probes service (see
- * `setLiveProbeRunner`). `--json` prints `{"inputs", "findings"}`; exit 4 when a finding is at or above --fail-on.
+ * Offline inputs run through electron/services/diagnose; the live form runs the `diagnose:node` operation (probes
+ * over --transport, file/probe rules + the node's cluster rules, findings stored). `--json` prints
+ * `{"inputs", "findings"}`; exit 2 when the node cannot be reached, 4 when a finding is at or above --fail-on,
+ * 130 on Ctrl-C (the operation is cancelled).
  */
 import path from 'node:path';
-import { WindeckError } from '../../../shared/contract/errors';
+import { WindeckError, type WireError } from '../../../shared/contract/errors';
 import type { Finding, Severity } from '../../../shared/domain/finding';
+import { TERMINAL_STATES, type OperationProgress, type OperationRecord } from '../../../shared/domain/operation';
 import { hasFindingAtOrAbove } from '../../../shared/rules/evaluate';
 import { diagnoseFiles, type DiagnoseProgress, type DiagnoseResult } from '../../services/diagnose/diagnose-files';
-import { diagnoseNode, type RunNodeProbes } from '../../services/diagnose/diagnose-node';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
 
-let liveRunnerFactory: ((io: CliIo) => RunNodeProbes | null) | null = null;
+const TRANSPORTS = ['auto', 'ssh', 'winrm'] as const;
 
-/** Wire the live probe runner in (the probes service does this); null turns live diagnosis off again. */
-export function setLiveProbeRunner(factory: ((io: CliIo) => RunNodeProbes | null) | null): void {
-  liveRunnerFactory = factory;
+/** Wait for an operation to end; Ctrl-C cancels it (the record then ends `cancelled`). */
+async function waitForOperation(io: CliIo, operationId: string): Promise<OperationRecord> {
+  const services = io.services();
+  return new Promise<OperationRecord>((resolve) => {
+    let done = false;
+    const check = () => {
+      if (done) return;
+      const record = services.core.ops.get(operationId);
+      if (!record || !TERMINAL_STATES.has(record.state)) return;
+      done = true;
+      unsubscribe();
+      io.signal.removeEventListener('abort', onAbort);
+      resolve(record);
+    };
+    const unsubscribe = services.events.subscribe((event, payload) => {
+      if (event === 'ops:progress' && (payload as OperationProgress).operationId === operationId && TERMINAL_STATES.has((payload as OperationProgress).state)) setImmediate(check);
+    });
+    const onAbort = () => void io.call('ops:cancel', { operationId }).catch(() => undefined);
+    if (io.signal.aborted) onAbort();
+    else io.signal.addEventListener('abort', onAbort, { once: true });
+    check();
+  });
+}
+
+/** Live diagnosis of one node through the `diagnose:node` operation (same path as the UI). */
+async function diagnoseLive(io: CliIo, node: string): Promise<DiagnoseResult> {
+  const transport = io.args.string('--transport') ?? 'auto';
+  if (!(TRANSPORTS as readonly string[]).includes(transport)) throw new WindeckError('VALIDATION', `--transport must be auto, ssh or winrm, not "${transport}".`);
+  const kubeconfig = io.args.string('--kubeconfig');
+  const context = io.args.string('--context');
+  const accept = io.args.all('--accept-host-key');
+  const stopProgress = io.showProgress();
+  let record: OperationRecord;
+  try {
+    const { operationId } = await io.call('diagnose:node', {
+      node,
+      transport: transport as (typeof TRANSPORTS)[number],
+      ...(kubeconfig ? { kubeconfig: path.resolve(kubeconfig) } : {}),
+      ...(context ? { context } : {}),
+      ...(accept.length > 0 ? { acceptHostKeys: accept } : {}),
+    });
+    record = await waitForOperation(io, operationId);
+  } finally {
+    stopProgress();
+  }
+  if (record.state !== 'succeeded') {
+    const e: WireError = record.error ?? { code: record.state === 'cancelled' ? 'CANCELLED' : record.state === 'timed-out' ? 'TIMEOUT' : 'INTERNAL', message: `Diagnosing ${node} ended ${record.state}.`, retryable: false };
+    throw new WindeckError(e.code, e.message, e.context);
+  }
+  const value = record.result as DiagnoseResult & { transport?: string };
+  if (value.transport) io.err(`diagnose: ${node} via ${value.transport}`);
+  return { inputs: value.inputs, findings: value.findings };
 }
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -99,8 +150,7 @@ export async function runDiagnose(io: CliIo): Promise<number> {
   let bytes = 0;
   const printer = progressPrinter(io);
   if (nodes.length === 1) {
-    const runner = liveRunnerFactory ? liveRunnerFactory(io) : null;
-    result = await diagnoseNode(nodes[0]!, runner, { signal: io.signal, onWarning, onProgress: (p) => io.streams.stderr.isTTY && io.streams.stderr.write(`\rprobe ${p.done}/${p.total} ${p.probeId}`.padEnd(60)) });
+    result = await diagnoseLive(io, nodes[0]!);
   } else {
     result = await diagnoseFiles(from !== undefined ? { from: path.resolve(from) } : { bundle: path.resolve(bundle!) }, {
       signal: io.signal,
@@ -120,7 +170,7 @@ export async function runDiagnose(io: CliIo): Promise<number> {
 export const diagnoseCommand: CommandDef = {
   name: 'diagnose',
   summary: 'Diagnose a node, a bundle or a folder of files',
-  usage: 'windeck diagnose NODE | --bundle PATH | --from DIR [--fail-on error|warning] [--verbose]',
-  flags: { '--bundle': 'string', '--from': 'string', '--fail-on': 'string', '--verbose': 'boolean' },
+  usage: 'windeck diagnose NODE [--transport auto|ssh|winrm] [--accept-host-key SHA256:...] | --bundle PATH | --from DIR [--fail-on error|warning] [--verbose]',
+  flags: { '--bundle': 'string', '--from': 'string', '--fail-on': 'string', '--verbose': 'boolean', '--accept-host-key': 'multi' },
   run: runDiagnose,
 };
