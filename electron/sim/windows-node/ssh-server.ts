@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { Server, utils, type AuthContext, type Connection, type PublicKeyAuthContext, type ServerChannel } from 'ssh2';
+// ssh2 is CommonJS: a default import works both in the ESM bundle (dist/) and under vitest.
+import ssh2, { type AuthContext, type Connection, type PublicKeyAuthContext, type ServerChannel } from 'ssh2';
+const Server = ssh2.Server;
+const utils = ssh2.utils;
 import type { CommandHost } from './command-host';
 
 /**

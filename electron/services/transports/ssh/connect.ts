@@ -1,6 +1,9 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Client, type ConnectConfig } from 'ssh2';
+// ssh2 is CommonJS: a default import works both in the ESM bundle (dist/) and under vitest.
+import ssh2, { type Client as SshClient, type ConnectConfig } from 'ssh2';
+const Client = ssh2.Client;
+type Client = SshClient;
 import { WindeckError, type ErrorContext } from '../../../../shared/contract/errors';
 
 /**
