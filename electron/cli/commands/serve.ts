@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WindeckError } from '../../../shared/contract/errors';
 import { startWebHost } from '../../web/server';
+import { kubeInventory } from '../../services/kube/inventory';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 
@@ -30,6 +31,21 @@ export const serveCommand: CommandDef = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new WindeckError('VALIDATION', `--port must be a number from 0 to 65535, not "${portText}".`);
     const services = io.services();
     const host = await startWebHost({ services, staticDir: rendererDir(), port });
+    // Store-first: the console opens on what the store has; a live list+watch of the kubeconfig's context refreshes
+    // it (unless --offline). A kubeconfig that cannot be used is said once and the console stays on stored data.
+    if (!io.args.bool('--offline')) {
+      const target = { kubeconfig: io.args.string('--kubeconfig') ?? null, context: io.args.string('--context') ?? null };
+      try {
+        const inventory = kubeInventory(services.core);
+        const { ctx, clusterId } = inventory.resolve(target);
+        for (const warning of ctx.warnings) io.err(`windeck: warning: ${warning}`);
+        inventory.startLive(target);
+        services.core.repos.settings.set('activeCluster', clusterId);
+        io.err(`Windeck: syncing context "${ctx.contextName}" live into the store.`);
+      } catch (error) {
+        io.err(`Windeck: no live cluster sync: ${(error as Error).message} The console shows stored data only.`);
+      }
+    }
     if (io.json) io.out(JSON.stringify({ url: host.url, port: host.port }));
     else io.out(host.url);
     io.err('Windeck web host: open the URL above in a browser on this machine. Ctrl-C stops it.');

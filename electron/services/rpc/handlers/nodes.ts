@@ -22,7 +22,20 @@ export const nodeHandlers: Pick<Handlers, 'clusters:list' | 'nodes:list' | 'node
   'clusters:list': (_input, { core }) => core.repos.clusters.list(),
   'nodes:list': (input, { core }) => {
     const cluster = resolveCluster(core, input.cluster);
-    return { cluster, nodes: cluster ? core.repos.nodes.listSummaries(cluster.id) : [] };
+    if (!cluster) return { cluster, nodes: [] };
+    // Health joins the inventory's view with the stored findings (from diagnosis), so a Ready node whose
+    // kube-proxy is stopped is not shown as healthy.
+    const counts = core.repos.findings.countsByNode(cluster.id);
+    const nodes = core.repos.nodes.listSummaries(cluster.id).map((n) => {
+      const c = counts.get(n.name);
+      if (!c || (c.error === 0 && c.warning === 0)) return n;
+      const reasons = [...n.reasons];
+      if (c.error > 0) reasons.push(`${c.error} error finding${c.error === 1 ? '' : 's'}`);
+      if (c.warning > 0) reasons.push(`${c.warning} warning finding${c.warning === 1 ? '' : 's'}`);
+      const health = n.health === 'unreachable' || n.health === 'error' ? n.health : c.error > 0 ? 'error' : n.health === 'healthy' ? 'warning' : n.health;
+      return { ...n, health, reasons };
+    });
+    return { cluster, nodes };
   },
   'nodes:get': (input, { core }) => {
     const cluster = resolveCluster(core, input.cluster);

@@ -86,6 +86,13 @@ describe('dispatch', () => {
       expect(Object.keys(value.nodes[0] as object).sort()).toEqual(
         ['name', 'os', 'ready', 'windowsBuild', 'windowsRelease', 'kubeletVersion', 'containerRuntime', 'internalIP', 'podCount', 'health', 'reasons', 'syncedAt'].sort(),
       );
+      expect(value.nodes[0]).toMatchObject({ health: 'healthy', reasons: [] });
     }
+    // A stored error finding makes a Ready node unhealthy in the fleet view.
+    services.core.repos.findings.replace('c1', 'win-1', 'diagnose', [
+      { ruleId: 'service-not-running', severity: 'error', node: 'win-1', title: 'kube-proxy is not running', evidence: [], remediation: { summary: '', steps: [], commands: [], links: [] } },
+    ], 10);
+    const after = await services.dispatch('nodes:list', {});
+    expect(after.ok && (after.value as { nodes: Array<{ health: string; reasons: string[] }> }).nodes[0]).toMatchObject({ health: 'error', reasons: ['1 error finding'] });
   });
 });
