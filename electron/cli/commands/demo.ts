@@ -51,6 +51,11 @@ export async function runDemo(io: CliIo): Promise<number> {
       io.out(lines(demo));
       if (web) io.out(`console: ${web.url}`);
     }
+    // A first diagnosis of every simulated Windows node, in the background (operations in the activity list), so the
+    // console shows the planted problems without a click. Nodes whose scenario breaks access report that instead.
+    if (io.args.bool('--serve')) {
+      for (const n of demo.nodes) if (n.os === 'windows') void io.services().dispatch('diagnose:node', { node: n.name }, { host: 'cli' });
+    }
     io.err(`SIMULATED cluster "windeck-demo" (not a real cluster): API ${demo.apiServer}. Use --kubeconfig ${demo.kubeconfig} with other commands; Ctrl-C stops the demo.`);
     if (!io.signal.aborted) await once(io.signal, 'abort');
   } finally {

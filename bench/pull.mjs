@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Pull benchmark (not part of `npm test`): one large log (default 200 MB) fetched over SSH from a loopback node by
+// Windeck's SFTP download (SshTransport.download, ssh2) versus OpenSSH `scp` (SFTP mode, the default since
+// OpenSSH 9) against the same endpoint: a real OpenSSH sshd on 127.0.0.1 serving `internal-sftp` from a chroot
+// that holds `C:/bench/pull.log` (the Windows OpenSSH layout Windeck expects: `C:\bench\pull.log` ->
+// `/C:/bench/pull.log`). The server allows exactly one cipher (default aes128-gcm@openssh.com), so both sides
+// run the same cipher and key exchange. Each run is a fresh process and connection (connect + auth + transfer),
+// written to a file on the same disk. Alternating order, several repetitions; median and p95; throughput ratio.
+// Why not the ssh2 node simulator: its SFTP server is JavaScript too and would be the bottleneck for both.
+// Prints one JSON object on the last line of stdout. Never fails on timing. Needs root (sshd chroot) and sshd.
+//
+//   node bench/pull.mjs            200 MB, 5 repetitions
+//   node bench/pull.mjs --quick    64 MB, 3 repetitions
+//   node bench/pull.mjs --mb 100 --reps 3 --cipher chacha20-poly1305@openssh.com
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleProgram, flag, root } from './lib/build.mjs';
+import { runMeasured } from './lib/proc.mjs';
+import { ratio, summarize } from './lib/stats.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const MB = Number(flag(args, '--mb', quick ? 64 : 200));
+const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
+const CIPHER = flag(args, '--cipher', 'aes128-gcm@openssh.com');
+const imp = (p) => JSON.stringify(path.join(root, p));
+
+const sshdBin = ['/usr/sbin/sshd', '/usr/local/sbin/sshd'].find((p) => fs.existsSync(p));
+const missing = [];
+if (!sshdBin) missing.push('sshd (apt-get install -y openssh-server)');
+if (spawnSync('which', ['scp']).status !== 0) missing.push('scp (apt-get install -y openssh-client)');
+if (process.getuid?.() !== 0) missing.push('root (sshd must chroot into the fake C: drive)');
+if (missing.length) {
+  console.log(JSON.stringify({ bench: 'pull', notMeasured: `missing: ${missing.join(', ')}` }));
+  process.exit(0);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'windeck-pull-bench-'));
+// ChrootDirectory: every path component must be root-owned and not group/world-writable (so not under /tmp).
+const chroot = fs.mkdtempSync('/run/windeck-pull-bench-');
+fs.chmodSync(chroot, 0o755);
+let sshd = null;
+const cleanup = () => {
+  if (sshd && sshd.exitCode === null) sshd.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(chroot, { recursive: true, force: true });
+};
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+try {
+  // ---- the file: log-shaped lines, generated from a 1 MiB block
+  const remoteDir = path.join(chroot, 'C:', 'bench');
+  fs.mkdirSync(remoteDir, { recursive: true });
+  const source = path.join(remoteDir, 'pull.log');
+  const lines = [];
+  for (let n = 0, size = 0; size < 1024 * 1024; n += 1) {
+    const l = `I0612 10:${String(n % 60).padStart(2, '0')}:00.${String((n * 7919) % 1e6).padStart(6, '0')}    4242 kubelet.go:${2000 + (n % 500)}] "SyncLoop (PLEG): event for pod" pod="kube-system/kube-proxy-windows-${(n * 31337).toString(36)}" event={"Type":"ContainerStarted"}\n`;
+    lines.push(l);
+    size += l.length;
+  }
+  const block = Buffer.from(lines.join(''));
+  const want = MB * 1e6;
+  const fd = fs.openSync(source, 'w');
+  for (let written = 0; written < want; ) written += fs.writeSync(fd, block, 0, Math.min(block.length, want - written));
+  fs.closeSync(fd);
+  const sourceHash = sha256(source);
+
+  // ---- keys, sshd
+  const key = path.join(tmp, 'client_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench', '-f', key]);
+  const hostKey = path.join(tmp, 'ssh_host_ed25519_key');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench-host', '-f', hostKey]);
+  const authorized = path.join(tmp, 'authorized_keys');
+  fs.writeFileSync(authorized, fs.readFileSync(`${key}.pub`), { mode: 0o600 });
+  const port = await freePort();
+  const config = path.join(tmp, 'sshd_config');
+  fs.writeFileSync(
+    config,
+    [
+      `ListenAddress 127.0.0.1:${port}`,
+      `HostKey ${hostKey}`,
+      `PidFile ${path.join(tmp, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${authorized}`,
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'StrictModes no',
+      'PermitRootLogin prohibit-password',
+      'AllowTcpForwarding no',
+      'X11Forwarding no',
+      'PermitTTY no',
+      `Ciphers ${CIPHER}`,
+      'Subsystem sftp internal-sftp',
+      'ForceCommand internal-sftp',
+      `ChrootDirectory ${chroot}`,
+      '',
+    ].join('\n'),
+  );
+  fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  execFileSync(sshdBin, ['-t', '-f', config]);
+  const sshdLog = path.join(tmp, 'sshd.log');
+  const logFd = fs.openSync(sshdLog, 'a');
+  sshd = spawn(sshdBin, ['-D', '-e', '-f', config], { stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise((r) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), r(true)));
+      s.once('error', () => r(false));
+    });
+    if (up) break;
+    if (Date.now() > deadline || sshd.exitCode !== null) throw new Error(`sshd did not start: ${fs.readFileSync(sshdLog, 'utf8').slice(-1500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const hostPub = fs.readFileSync(`${hostKey}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
+  const knownHosts = path.join(tmp, 'known_hosts');
+  fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostPub}\n`);
+  const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
+
+  const windeckProgram = await bundleProgram(
+    'pull-windeck',
+    `import fs from 'node:fs';
+    import { PinningVerifier } from ${imp('electron/services/transports/ssh/host-keys.ts')};
+    import { parseKnownHosts } from ${imp('electron/services/transports/ssh/known-hosts.ts')};
+    import { SshTransport } from ${imp('electron/services/transports/ssh/exec.ts')};
+    import { SshPool } from ${imp('electron/services/transports/ssh/pool.ts')};
+    const [port, keyFile, knownHostsFile, user, dest] = process.argv.slice(2);
+    const pool = new SshPool({ verifier: new PinningVerifier({ knownHosts: parseKnownHosts(fs.readFileSync(knownHostsFile, 'utf8')) }) });
+    const t = new SshTransport('bench-node', { node: 'bench-node', host: '127.0.0.1', port: Number(port), auth: { username: user, privateKey: fs.readFileSync(keyFile) } }, pool);
+    const sink = fs.createWriteStream(dest);
+    const bytes = await t.download('C:\\\\bench\\\\pull.log', sink, { signal: new AbortController().signal, timeouts: { connectMs: 60000, channelMs: 60000, idleMs: 60000 } });
+    await new Promise((resolve, reject) => sink.end((e) => (e ? reject(e) : resolve())));
+    await pool.dispose();
+    console.log(JSON.stringify({ bytes }));`,
+  );
+
+  const dest = path.join(tmp, 'dest');
+  fs.mkdirSync(dest);
+  const contenders = {
+    windeck: async (out) => {
+      const r = await runMeasured(process.execPath, [windeckProgram, String(port), key, knownHosts, user, out]);
+      if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
+      return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
+    },
+    scp: async (out) => {
+      const r = await runMeasured('scp', ['-q', '-P', String(port), '-c', CIPHER, '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'StrictHostKeyChecking=yes', '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-i', key, `${user}@127.0.0.1:/C:/bench/pull.log`, out]);
+      if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
+      return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
+    },
+  };
+  const runs = { windeck: [], scp: [] };
+  const integrity = {};
+  for (let rep = -1; rep < REPS; rep += 1) {
+    // rep -1: one unmeasured warm-up round (page cache, sshd), which also checks the bytes arrive intact.
+    const order = rep % 2 === 0 ? ['windeck', 'scp'] : ['scp', 'windeck'];
+    for (const who of order) {
+      const out = path.join(dest, `${who}.log`);
+      fs.rmSync(out, { force: true });
+      const r = await contenders[who](out);
+      if (rep === -1) {
+        integrity[who] = r.ok ? (sha256(out) === sourceHash ? 'sha256 matches' : 'sha256 MISMATCH') : `failed: ${r.error}`;
+        console.error(`  warm-up ${who}: ${integrity[who]}`);
+        continue;
+      }
+      runs[who].push(r);
+      console.error(`  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`);
+    }
+  }
+  const side = (who) => {
+    const ok = runs[who].filter((r) => r.ok);
+    const ms = summarize(ok.map((r) => r.ms));
+    return { ms, mbPerSecond: ms.median ? Math.round((want / 1e6 / (ms.median / 1000)) * 10) / 10 : null, mbPerSecondAtP95Time: ms.p95 ? Math.round((want / 1e6 / (ms.p95 / 1000)) * 10) / 10 : null, peakRssMiB: summarize(ok.map((r) => r.peakRssMiB)), failedRuns: runs[who].filter((r) => !r.ok).map((r) => r.error) };
+  };
+  const windeck = side('windeck');
+  const scp = side('scp');
+  console.log(
+    JSON.stringify({
+      bench: 'pull',
+      profile: quick ? 'quick' : 'full',
+      file: { mb: MB, bytes: want },
+      endpoint: `OpenSSH sshd ${spawnSync('dpkg-query', ['-W', '-f', '${Version}', 'openssh-server'], { encoding: 'utf8' }).stdout || ''} on 127.0.0.1, internal-sftp, chroot with C:/bench/pull.log`,
+      cipher: CIPHER,
+      repetitions: REPS,
+      order: 'alternating (scp first on odd repetitions), one unmeasured warm-up round; each run = new process + connection',
+      integrity,
+      windeck,
+      scp,
+      ratio: { throughputVsScp: ratio(windeck.mbPerSecond, scp.mbPerSecond) },
+    }),
+  );
+} finally {
+  cleanup();
+}
