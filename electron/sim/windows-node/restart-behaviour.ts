@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { SimObjectStore, WatchSubscription } from '../kube-api/object-store';
+import type { KubeObject } from '../kube-api/resources';
 import type { HnsObject, NodeSpec, ServiceStatus } from './node-model';
 
 /**
@@ -210,18 +211,24 @@ export function startDaemonSetReplacer(store: SimObjectStore, options: DaemonSet
     if (!owner || !nodeName || (options.nodes && !options.nodes.includes(nodeName))) return;
     const namespace = String(meta.namespace ?? 'default');
     later(createAfterMs, () => {
-      const fresh = structuredClone(obj) as Record<string, any>;
+      const fresh: KubeObject = structuredClone(obj);
       const base = typeof meta.generateName === 'string' ? meta.generateName : `${String(owner.name)}-`;
-      fresh.metadata = { ...fresh.metadata, name: `${base}${suffix()}`, uid: undefined, creationTimestamp: undefined, resourceVersion: undefined, deletionTimestamp: undefined, deletionGracePeriodSeconds: undefined };
-      delete fresh.metadata.uid;
-      delete fresh.metadata.creationTimestamp;
-      delete fresh.metadata.resourceVersion;
-      delete fresh.metadata.deletionTimestamp;
-      delete fresh.metadata.deletionGracePeriodSeconds;
+      const {
+        uid: _uid,
+        creationTimestamp: _created,
+        resourceVersion: _rv,
+        deletionTimestamp: _deleting,
+        deletionGracePeriodSeconds: _grace,
+        ...keep
+      } = fresh.metadata as Record<string, unknown>;
+      fresh.metadata = { ...keep, name: `${base}${suffix()}` };
       const containers = ((fresh.spec?.containers as Array<Record<string, unknown>> | undefined) ?? []).map((c) => String(c.name));
       fresh.status = {
         phase: 'Pending',
-        conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False', reason: 'ContainersNotReady' }],
+        conditions: [
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'Ready', status: 'False', reason: 'ContainersNotReady' },
+        ],
         containerStatuses: containers.map((name) => ({ name, ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } })),
       };
       const created = store.create('pods', fresh);
@@ -233,7 +240,12 @@ export function startDaemonSetReplacer(store: SimObjectStore, options: DaemonSet
             ...p.status,
             phase: 'Running',
             startTime: started,
-            conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Initialized', status: 'True' }, { type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: 'True' }],
+            conditions: [
+              { type: 'PodScheduled', status: 'True' },
+              { type: 'Initialized', status: 'True' },
+              { type: 'ContainersReady', status: 'True' },
+              { type: 'Ready', status: 'True' },
+            ],
             containerStatuses: containers.map((name) => ({ name, ready: true, started: true, restartCount: 0, state: { running: { startedAt: started } } })),
           };
         });
