@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'zlib', 'url', 'util', 'events', 'tls'];
+// Bare builtin names are matched exactly (as `paths`); a pattern like 'events' would also hit '../contract/events'.
+const nodeBuiltinPaths = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'zlib', 'url', 'util', 'events', 'tls'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'release/**', 'bench/out/**'] },
@@ -22,13 +23,13 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...nodeBuiltins, 'electron', 'react', 'react-dom', '../electron/*', '../../electron/*', '../renderer/*', '../../renderer/*'] }],
+      'no-restricted-imports': ['error', { paths: [...nodeBuiltinPaths, 'electron', 'react', 'react-dom'], patterns: ['node:*', '../electron/*', '../../electron/*', '../renderer/*', '../../renderer/*'] }],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...nodeBuiltins, 'electron', '../electron/*', '../../electron/*', '../../../electron/*', 'better-sqlite3', 'ssh2', 'ws'] }],
+      'no-restricted-imports': ['error', { paths: [...nodeBuiltinPaths, 'electron', 'better-sqlite3', 'ssh2', 'ws'], patterns: ['node:*', '../electron/*', '../../electron/*', '../../../electron/*'] }],
     },
   },
   {

@@ -1,4 +1,3 @@
-/* global process, Buffer */
 // Generates Windeck's icons from one shape list, with no dependencies and no downloads:
 //   assets/icon.svg                 the vector source (for docs and the web host)
 //   assets/icons/<N>x<N>.png        16..1024, Linux (AppImage/deb) and macOS (dmg) icons

@@ -9,8 +9,8 @@ import { DESKTOP_DROP_MAX_FILES } from '../../shared/domain/limits';
  * contract like any other call, so the import is an operation the UI already shows (Activity, `ops:progress`).
  */
 
-/** The contract method that imports one bundle file: input `{ path }`, answers `{ operationId }` or a value. */
-export const BUNDLE_IMPORT_METHOD = 'bundles:import';
+/** The contract method that diagnoses one bundle file offline: input `{ path }`, answers `{ operationId }`. */
+export const BUNDLE_IMPORT_METHOD = 'diagnose:files';
 
 /** Bundle file names we accept (DESIGN.md section 6: a zip, possibly split as name.partN.zip). */
 export const BUNDLE_EXTENSIONS = ['.zip'] as const;

@@ -1,0 +1,54 @@
+import type { ClusterSummary } from '../../../shared/domain/cluster';
+import { Age } from '../../components/age';
+import { SyncBadge } from '../../components/status-badge';
+
+/** Pick the cluster to look at; shows its sync state and how old its data is. */
+export function ClusterPicker({
+  clusters,
+  active,
+  onSelect,
+}: {
+  clusters: readonly ClusterSummary[];
+  active: ClusterSummary | null;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <div className="cluster-picker">
+      <label htmlFor="cluster-select" className="visually-hidden">
+        Cluster
+      </label>
+      <select id="cluster-select" value={active?.id ?? ''} onChange={(e) => onSelect(e.target.value)} disabled={clusters.length === 0}>
+        {clusters.length === 0 && <option value="">No clusters</option>}
+        {clusters.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.simulated ? `${c.name} (simulated)` : c.name}
+          </option>
+        ))}
+      </select>
+      <details className="add-cluster">
+        <summary>Add cluster</summary>
+        <div className="add-cluster-body">
+          <p>
+            Adding a kubeconfig from this window is not available yet. Run <code>windeck nodes --kubeconfig PATH [--context NAME]</code> once in a terminal with
+            the same data directory; the cluster then appears in this list. <code>windeck demo</code> adds the simulated one.
+          </p>
+        </div>
+      </details>
+      {active && (
+        <span className="cluster-sync" aria-label={`Sync state of ${active.name}`} role="group">
+          <SyncBadge state={active.syncState} />
+          {active.syncState !== 'live' && <Age at={active.syncedAt} />}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Impossible to miss: this cluster is the built-in simulator, not a real one. */
+export function SimulatedBadge() {
+  return (
+    <strong className="simulated-badge" title="Nodes, pods and Windows hosts here are simulated on this machine (127.0.0.0/8). Nothing real is touched.">
+      SIMULATED DEMO CLUSTER
+    </strong>
+  );
+}

@@ -1,0 +1,263 @@
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { Age } from '../../components/age';
+import { HealthBadge, ReadyBadge } from '../../components/status-badge';
+import type { FleetRow, SortKey, SortSpec } from './fleet-model';
+import { windowsLabel } from './fleet-model';
+
+export const ROW_HEIGHT_PX = 36;
+export const HEADER_HEIGHT_PX = 40;
+const UNMEASURED_RECT = { width: 1200, height: 600 };
+
+interface Column {
+  key: SortKey;
+  label: string;
+  widthPx: number;
+}
+
+const COLUMNS: readonly Column[] = [
+  { key: 'name', label: 'Name', widthPx: 220 },
+  { key: 'os', label: 'OS', widthPx: 90 },
+  { key: 'windows', label: 'Windows release / build', widthPx: 220 },
+  { key: 'kubelet', label: 'Kubelet', widthPx: 110 },
+  { key: 'runtime', label: 'Runtime', widthPx: 180 },
+  { key: 'ready', label: 'Ready', widthPx: 100 },
+  { key: 'pods', label: 'Pods', widthPx: 70 },
+  { key: 'health', label: 'Health', widthPx: 300 },
+  { key: 'findings', label: 'Open findings', widthPx: 170 },
+  { key: 'syncedAt', label: 'Last synced', widthPx: 140 },
+];
+
+export function rowDomId(name: string): string {
+  return `node-row-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+function FindingsCell({ findings }: { findings: FleetRow['findings'] }) {
+  if (!findings)
+    return (
+      <span className="muted" title="Findings are not available in this build yet.">
+        —
+      </span>
+    );
+  const total = findings.error + findings.warning + findings.info;
+  if (total === 0) return <span className="muted">none</span>;
+  return (
+    <span className="finding-counts">
+      {findings.error > 0 && (
+        <span className="badge severity-error" title={`${findings.error} errors`}>
+          ✖ {findings.error}
+        </span>
+      )}
+      {findings.warning > 0 && (
+        <span className="badge severity-warning" title={`${findings.warning} warnings`}>
+          ▲ {findings.warning}
+        </span>
+      )}
+      {findings.info > 0 && (
+        <span className="badge severity-info" title={`${findings.info} info`}>
+          ℹ {findings.info}
+        </span>
+      )}
+    </span>
+  );
+}
+
+interface RowProps {
+  row: FleetRow;
+  index: number;
+  active: boolean;
+  live: boolean;
+  onOpen: (name: string) => void;
+  onActive: (name: string) => void;
+}
+
+/** One row; memoized so scrolling re-renders only rows that enter the window. */
+const FleetRowView = memo(function FleetRowView({ row, index, active, live, onOpen, onActive }: RowProps) {
+  return (
+    <tr
+      id={rowDomId(row.name)}
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      className={`${active ? 'active ' : ''}health-row-${row.health}`}
+      style={{ height: ROW_HEIGHT_PX }}
+      onClick={() => {
+        onActive(row.name);
+        onOpen(row.name);
+      }}
+    >
+      <td className="cell-name" title={row.name}>
+        <a href={`#/nodes/${encodeURIComponent(row.name)}`} tabIndex={-1} onClick={(e) => e.stopPropagation()}>
+          {row.name}
+        </a>
+      </td>
+      <td>{row.os}</td>
+      <td title={windowsLabel(row)}>{windowsLabel(row)}</td>
+      <td>{row.kubeletVersion ?? '—'}</td>
+      <td title={row.containerRuntime ?? undefined}>{row.containerRuntime ?? '—'}</td>
+      <td>
+        <ReadyBadge ready={row.ready} />
+      </td>
+      <td className="numeric">{row.podCount}</td>
+      <td title={row.reasons.join('\n') || undefined}>
+        <HealthBadge health={row.health} /> <span className="reasons">{row.reasons.join('; ')}</span>
+      </td>
+      <td>
+        <FindingsCell findings={row.findings} />
+      </td>
+      <td>
+        <Age at={row.syncedAt} live={live} label="" />
+      </td>
+    </tr>
+  );
+});
+
+export interface FleetTableProps {
+  rows: readonly FleetRow[];
+  sort: SortSpec;
+  onSort: (key: SortKey) => void;
+  activeName: string | null;
+  onActive: (name: string) => void;
+  onOpen: (name: string) => void;
+  /** Stored (not live) data: show each row's age. */
+  live: boolean;
+}
+
+/**
+ * The fleet as one virtualized table: only visible rows are in the DOM (fine with 5,000 nodes). Keyboard: the
+ * table is one tab stop; arrows, Page Up/Down, Home/End move the active row, Enter opens it.
+ */
+export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, live }: FleetTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT_PX,
+    overscan: 12,
+    paddingStart: HEADER_HEIGHT_PX,
+    scrollPaddingStart: HEADER_HEIGHT_PX,
+    initialRect: UNMEASURED_RECT,
+    // Before layout (or in a DOM without layout) the scroll box measures 0 and the virtualizer would draw no
+    // row at all; draw a first screenful instead, which a real layout corrects on its first resize callback.
+    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
+    getItemKey: (index) => rows[index]?.name ?? index,
+  });
+
+  const activeIndex = activeName === null ? -1 : rows.findIndex((r) => r.name === activeName);
+
+  useEffect(() => {
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
+
+  const move = useCallback(
+    (index: number) => {
+      if (rows.length === 0) return;
+      const clamped = Math.max(0, Math.min(rows.length - 1, index));
+      const row = rows[clamped];
+      if (row) onActive(row.name);
+    },
+    [rows, onActive],
+  );
+
+  const page = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 600) - HEADER_HEIGHT_PX) / ROW_HEIGHT_PX) - 1);
+
+  function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
+    const from = activeIndex < 0 ? -1 : activeIndex;
+    switch (e.key) {
+      case 'ArrowDown':
+        move(from + 1);
+        break;
+      case 'ArrowUp':
+        move(from < 0 ? 0 : from - 1);
+        break;
+      case 'PageDown':
+        move(from + page);
+        break;
+      case 'PageUp':
+        move(from - page);
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(rows.length - 1);
+        break;
+      case 'Enter': {
+        const row = rows[from];
+        if (row) onOpen(row.name);
+        break;
+      }
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const padTop = first ? first.start - HEADER_HEIGHT_PX : 0;
+  const padBottom = last ? virtualizer.getTotalSize() - last.end : 0;
+  const activeRow = activeIndex >= 0 ? rows[activeIndex] : undefined;
+
+  return (
+    <div className="fleet-scroll" ref={scrollRef}>
+      <table
+        className="fleet-table"
+        role="grid"
+        aria-label="Nodes"
+        aria-rowcount={rows.length + 1}
+        aria-colcount={COLUMNS.length}
+        aria-readonly="true"
+        tabIndex={0}
+        aria-activedescendant={activeRow ? rowDomId(activeRow.name) : undefined}
+        onKeyDown={onKeyDown}
+        onFocus={() => {
+          if (activeIndex < 0) move(0);
+        }}
+      >
+        <colgroup>
+          {COLUMNS.map((c) => (
+            <col key={c.key} style={{ width: c.widthPx }} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
+            {COLUMNS.map((c) => {
+              const sorted = sort.key === c.key;
+              return (
+                <th key={c.key} scope="col" aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                  <button type="button" className="sort-button" onClick={() => onSort(c.key)} title={`Sort by ${c.label}`}>
+                    {c.label}
+                    <span aria-hidden="true" className="sort-indicator">
+                      {sorted ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {padTop > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: padTop }}>
+              <td colSpan={COLUMNS.length} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <FleetRowView key={item.key} row={row} index={item.index} active={item.index === activeIndex} live={live} onOpen={onOpen} onActive={onActive} />
+            );
+          })}
+          {padBottom > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: padBottom }}>
+              <td colSpan={COLUMNS.length} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {rows.length === 0 && <p className="table-empty">No node matches these filters.</p>}
+    </div>
+  );
+}
