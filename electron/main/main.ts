@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices, type Services } from '../services/create-services';
+import { startConsoleSource } from '../services/console-source';
 import { resolveHome } from '../services/lib/paths';
 import { DESKTOP_WINDOW_STATE_DEBOUNCE_MS } from '../../shared/domain/limits';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
@@ -184,6 +185,10 @@ async function start(): Promise<void> {
   current.core.own({ dispose: current.events.subscribe(notifier.onEvent) });
   installMenu();
   openMainWindow();
+  // Live sync of the kubeconfig's context, or the simulated demo when there is no kubeconfig at all.
+  startConsoleSource(current)
+    .then((source) => current.core.log.info('console source', { kind: source.kind, message: source.message }))
+    .catch((error: unknown) => log().warn('console source failed', { error: String(error) }));
 }
 
 let quitting = false;
