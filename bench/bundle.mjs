@@ -10,6 +10,7 @@
 //   node bench/bundle.mjs            1 GiB, 400 files
 //   node bench/bundle.mjs --quick    128 MiB, 50 files
 //   node bench/bundle.mjs --mib 512 --files 200
+//   --keep                           keep the generated logs and outputs (prints the folder)
 //
 // Needs: zip and unzip (apt-get install -y zip unzip).
 import { spawn, spawnSync } from 'node:child_process';
@@ -115,10 +116,11 @@ await build({
           await stage.writeStream('nodes/bench-node/logs/' + name, fs.createReadStream(path.join(logs, name), { highWaterMark: 256 * 1024 }), { gzipped: gz });
         }
         const staged = Date.now();
+        const redactPeakRssBytes = process.resourceUsage().maxRSS * 1024;
         const factory = (files, part) => buildManifest({ created: new Date(), toolVersion: 'bench', cluster: { context: null, server: null, kubernetesVersion: null }, nodes: ['bench-node'], files, level: 'standard', counts: stage.counts, errors: [], ...(part ? { part } : {}) });
         const { paths } = await writeBundleZip(stage, output, factory);
         const done = Date.now();
-        process.stdout.write(JSON.stringify({ paths, counts: stage.counts, redactMs: staged - started, zipMs: done - staged, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\\n');
+        process.stdout.write(JSON.stringify({ paths, counts: stage.counts, redactMs: staged - started, zipMs: done - staged, redactPeakRssBytes, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\\n');
       } finally {
         await stage.remove();
       }
@@ -203,6 +205,7 @@ const result = {
     redactSeconds: +(wr.redactMs / 1000).toFixed(1),
     zipSeconds: +(wr.zipMs / 1000).toFixed(1),
     peakRssMiB: +(Math.max(w.peakRssBytes, wr.maxRssBytes) / 1048576).toFixed(1),
+    peakRssDuringRedactionMiB: +(wr.redactPeakRssBytes / 1048576).toFixed(1),
     parts: wr.paths.length,
     outputMiB: +(windeckBytes / 1048576).toFixed(1),
     redacted: wr.counts,
@@ -217,7 +220,8 @@ if (!quick || args.includes('--record')) {
   fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench', 'results', 'bundle.json'), JSON.stringify(result, null, 2) + '\n');
 }
-fs.rmSync(tmp, { recursive: true, force: true });
+if (!args.includes('--keep')) fs.rmSync(tmp, { recursive: true, force: true });
+else console.error(`kept ${tmp}`);
 if (tests.some((t) => !t.ok) || leaks.length) {
   console.error('FAILED: an archive did not test clean or a seeded secret survived');
   process.exit(1);

@@ -1,7 +1,11 @@
 import type { z } from 'zod';
 import { appMethods } from './methods/app';
+import { bundleMethods } from './methods/bundles';
+import { diagnoseMethods } from './methods/diagnose';
 import { nodeMethods } from './methods/nodes';
 import { opsMethods } from './methods/ops';
+import { probeMethods } from './methods/probes';
+import { restartMethods } from './methods/restarts';
 
 /**
  * Every contract method, declared once. Adding a call = one declaration in `methods/<domain>.ts`
@@ -9,8 +13,12 @@ import { opsMethods } from './methods/ops';
  */
 export const METHODS = {
   ...appMethods,
+  ...bundleMethods,
+  ...diagnoseMethods,
   ...nodeMethods,
   ...opsMethods,
+  ...probeMethods,
+  ...restartMethods,
 } as const;
 
 export type Methods = typeof METHODS;

@@ -20,6 +20,8 @@ export const UI_REFRESH_DEBOUNCE_MS = 250;
 export const UI_REFRESH_MAX_WAIT_MS = 2_000;
 /** Renderer: how often relative ages ("synced 3 min ago") are re-rendered. Not a data poll. */
 export const UI_AGE_TICK_MS = 15_000;
+/** Renderer: the report preview is re-rendered this long after the last keystroke. */
+export const UI_REPORT_RENDER_DEBOUNCE_MS = 300;
 /** Node transports (SSH/WinRM): per-stage defaults; each expiry raises TIMEOUT naming the stage. */
 export const NODE_CONNECT_TIMEOUT_MS = 10_000;
 export const NODE_CHANNEL_TIMEOUT_MS = 10_000;
@@ -104,3 +106,39 @@ export const DIAGNOSE_HEAD_BYTES = 64 * 1024;
 export const DIAGNOSE_LINE_MAX_CHARS = 64 * 1024;
 /** Progress callbacks at most this often. */
 export const DIAGNOSE_PROGRESS_INTERVAL_MS = 200;
+/** Pasted text `diagnose:text` accepts (characters). */
+export const DIAGNOSE_TEXT_MAX_CHARS = 16 * 1024 * 1024;
+/** Live `windeck diagnose NODE` / `diagnose:node` as a whole (every probe has its own timeout too). */
+export const DIAGNOSE_NODE_TIMEOUT_MS = 10 * 60_000;
+// Bundles and reports (electron/services/bundle, shared/report).
+/** GitHub takes attachments up to about 25 MB; a part is closed before it would pass this. */
+export const BUNDLE_PART_MAX_BYTES = 24 * 1000 * 1000;
+/** Tail kept per log file (uncompressed bytes). */
+export const BUNDLE_LOG_MAX_BYTES = 8 * 1024 * 1024;
+/** Config files (CNI, subnet.env, kubelet/kube-proxy configs) read up to this size. */
+export const BUNDLE_FILE_MAX_BYTES = 1024 * 1024;
+/** All logs of one node together are capped at this many bytes (newest files first). */
+export const BUNDLE_NODE_LOGS_MAX_BYTES = 64 * 1024 * 1024;
+/** Default `--since` window of `windeck collect`. */
+export const BUNDLE_DEFAULT_SINCE_MS = 2 * 60 * 60_000;
+/** Chunk size when streaming a file through redaction. */
+export const BUNDLE_STREAM_CHUNK_BYTES = 256 * 1024;
+/** Whole collection (all nodes) must finish within this. */
+export const BUNDLE_COLLECT_TIMEOUT_MS = 30 * 60_000;
+/** Events kept per bundle (newest first). */
+export const BUNDLE_EVENTS_MAX_COUNT = 2_000;
+/** `kubectl version` may take this long before the API's /version is used instead. */
+export const BUNDLE_KUBECTL_TIMEOUT_MS = 15_000;
+/** Retry jobs for nodes that dropped out: first wait, doubling up to the max. */
+export const BUNDLE_RETRY_INITIAL_MS = 60_000;
+export const BUNDLE_RETRY_MAX_MS = 30 * 60_000;
+export const BUNDLE_RETRY_MAX_ATTEMPTS = 48;
+/** How often the retry worker looks for due jobs while the services run. */
+export const BUNDLE_RETRY_POLL_MS = 30_000;
+/** GitHub issue body limit (characters). */
+export const REPORT_BODY_MAX_CHARS = 65_536;
+/** Prefilled issues/new URLs are kept under this length (browsers and GitHub cut longer ones). */
+export const REPORT_URL_MAX_CHARS = 8_000;
+/** Log excerpt lines per finding and characters per excerpt in a report. */
+export const REPORT_EXCERPT_MAX_LINES = 12;
+export const REPORT_EXCERPT_MAX_CHARS = 2_000;

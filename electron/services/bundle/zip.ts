@@ -1,0 +1,210 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import yazl from 'yazl';
+import { WindeckError } from '../../../shared/contract/errors';
+import type { BundleFile, BundleManifest } from '../../../shared/contract/methods/bundles';
+import { BUNDLE_PART_MAX_BYTES } from '../../../shared/domain/limits';
+import type { BundleStage, StageRecord } from './stage';
+
+/**
+ * Bundle output (DESIGN.md section 6): a zip written as a stream from the staging area (yazl reads one file at a
+ * time, so memory stays bounded), atomically (temp file in the target folder + rename), split into
+ * `name.partN.zip` when it would pass GitHub's ~25 MB attachment limit, each part complete with its own
+ * manifest.json; already-gzipped entries are stored, not compressed again. Or a folder, renamed into place.
+ */
+
+/** GitHub's attachment limit; a part over this is re-planned smaller. */
+export const PART_HARD_LIMIT_BYTES = 25 * 1024 * 1024;
+
+export type ManifestFactory = (files: BundleFile[], part?: { index: number; count: number }) => BundleManifest;
+
+export interface ZipWriteResult {
+  paths: string[];
+  manifests: BundleManifest[];
+}
+
+/** Compressed size guess for an entry: stored size for `.gz`, else deflate of a 256 KB sample. */
+async function estimateCompressed(stage: BundleStage, r: StageRecord): Promise<number> {
+  const overhead = 120 + r.path.length * 2;
+  if (r.compressed || r.size < 4096) return r.size + overhead;
+  const fh = await fsp.open(stage.fileOf(r.path), 'r');
+  try {
+    const sample = Buffer.alloc(Math.min(r.size, 256 * 1024));
+    const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
+    const deflated = zlib.deflateRawSync(sample.subarray(0, bytesRead), { level: 6 }).length;
+    // Samples under-estimate mixed files a little; keep a margin.
+    return Math.ceil((r.size * deflated * 1.1) / Math.max(1, bytesRead)) + overhead;
+  } finally {
+    await fh.close();
+  }
+}
+
+function entryOrder(a: string, b: string): number {
+  const rank = (p: string) => (p === 'findings.json' ? 0 : p === 'report.md' ? 1 : p.startsWith('cluster/') ? 2 : 3);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+/** Greedy packing in path order: parts stay readable (a node's files together) and under the budget. */
+export function planParts(entries: Array<{ path: string; estimate: number }>, budget: number): string[][] {
+  const parts: string[][] = [];
+  let current: string[] = [];
+  let used = 0;
+  for (const e of [...entries].sort((a, b) => entryOrder(a.path, b.path))) {
+    if (current.length > 0 && used + e.estimate > budget) {
+      parts.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(e.path);
+    used += e.estimate;
+  }
+  if (current.length > 0 || parts.length === 0) parts.push(current);
+  return parts;
+}
+
+async function writeOneZip(stage: BundleStage, paths: string[], manifest: BundleManifest, target: string, mtime: Date, signal?: AbortSignal): Promise<number> {
+  const zip = new yazl.ZipFile();
+  const out = fs.createWriteStream(target, { flags: 'wx' });
+  const finished = new Promise<void>((resolve, reject) => {
+    out.on('close', resolve);
+    out.on('error', reject);
+    zip.outputStream.on('error', reject);
+    (zip as unknown as NodeJS.EventEmitter).on('error', reject);
+  });
+  const onAbort = () => {
+    zip.outputStream.unpipe(out);
+    out.destroy(new WindeckError('CANCELLED', 'Writing the bundle was cancelled.'));
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  zip.outputStream.pipe(out);
+  for (const p of paths) {
+    const r = stage.records.get(p);
+    if (!r) continue;
+    zip.addFile(stage.fileOf(p), p, { compress: !r.compressed, mtime, mode: 0o100644 });
+  }
+  zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), 'manifest.json', { compress: true, mtime, mode: 0o100644 });
+  zip.end();
+  try {
+    await finished;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return (await fsp.stat(target)).size;
+}
+
+function tempName(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.tmp-${crypto.randomBytes(4).toString('hex')}`);
+}
+
+/** Names of the parts for `output` (`x.zip` -> `x.part1.zip` ...), or `[output]` for one part. */
+export function partNames(output: string, count: number): string[] {
+  if (count === 1) return [output];
+  const base = output.replace(/\.zip$/i, '');
+  return Array.from({ length: count }, (_, i) => `${base}.part${i + 1}.zip`);
+}
+
+/**
+ * Write the staged bundle as one zip or several complete parts. All parts are written as temp files next to
+ * the target first and renamed only when every part is complete; on any failure the temp files are removed.
+ */
+export async function writeBundleZip(
+  stage: BundleStage,
+  output: string,
+  makeManifest: ManifestFactory,
+  options: { maxPartBytes?: number; created?: Date; signal?: AbortSignal } = {},
+): Promise<ZipWriteResult> {
+  const budgetStart = options.maxPartBytes ?? BUNDLE_PART_MAX_BYTES;
+  const hardLimit = Math.max(budgetStart, Math.min(PART_HARD_LIMIT_BYTES, Math.floor(budgetStart * 1.1)));
+  const mtime = options.created ?? new Date();
+  const records = [...stage.records.values()];
+  // One file at a time: hundreds of 256 KB samples at once would be the biggest allocation of the whole bundle.
+  const estimates: Array<{ path: string; estimate: number }> = [];
+  for (const r of records) estimates.push({ path: r.path, estimate: await estimateCompressed(stage, r) });
+  await fsp.mkdir(path.dirname(output), { recursive: true });
+  let budget = budgetStart;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    // The manifest of a part lists its files: about 150 bytes each, compressed ~3x.
+    const plan = planParts(estimates, Math.max(64 * 1024, budget - 16 * 1024 - records.length * 60));
+    const names = partNames(output, plan.length);
+    const temps: string[] = [];
+    const manifests: BundleManifest[] = [];
+    let tooBig = false;
+    try {
+      for (let i = 0; i < plan.length; i++) {
+        options.signal?.throwIfAborted?.();
+        const files: BundleFile[] = (plan[i] as string[]).map((p) => {
+          const r = stage.records.get(p)!;
+          return { path: r.path, sha256: r.sha256, size: r.size };
+        });
+        const manifest = makeManifest(files, plan.length > 1 ? { index: i + 1, count: plan.length } : undefined);
+        const temp = tempName(names[i] as string);
+        temps.push(temp);
+        const size = await writeOneZip(stage, plan[i] as string[], manifest, temp, mtime, options.signal);
+        manifests.push(manifest);
+        if (size > hardLimit && (plan[i] as string[]).length > 1) tooBig = true;
+      }
+      if (tooBig) {
+        budget = Math.floor(budget * 0.75);
+        await Promise.all(temps.map((t) => fsp.rm(t, { force: true })));
+        continue;
+      }
+      // Old parts of an earlier bundle with the same name would mislead: remove them.
+      const stale = await staleParts(output, names);
+      await Promise.all(stale.map((s) => fsp.rm(s, { force: true })));
+      for (let i = 0; i < temps.length; i++) await fsp.rename(temps[i] as string, names[i] as string);
+      return { paths: names, manifests };
+    } catch (error) {
+      await Promise.all(temps.map((t) => fsp.rm(t, { force: true })));
+      if (options.signal?.aborted) throw new WindeckError('CANCELLED', 'Writing the bundle was cancelled.', undefined, { cause: error });
+      throw error;
+    }
+  }
+  throw new WindeckError('INTERNAL', 'The bundle could not be split into parts under the attachment limit.');
+}
+
+async function staleParts(output: string, keep: string[]): Promise<string[]> {
+  const dir = path.dirname(output);
+  const base = path.basename(output).replace(/\.zip$/i, '');
+  const re = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.part\\d+\\.zip$`);
+  let names: string[] = [];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => re.test(n)).map((n) => path.join(dir, n)).filter((p) => !keep.includes(p));
+}
+
+/**
+ * Write the staged bundle as a folder: manifest.json into the staging directory, then one rename into place.
+ * CONFLICT when `output` exists and is not empty. Across file systems the staging copy is copied next to the
+ * target first, then renamed.
+ */
+export async function writeBundleDir(stage: BundleStage, output: string, manifest: BundleManifest, options: { keepStage?: boolean } = {}): Promise<string> {
+  const target = path.resolve(output);
+  try {
+    const existing = await fsp.readdir(target);
+    if (existing.length > 0) throw new WindeckError('CONFLICT', `The output folder ${target} exists and is not empty; choose an empty or new folder.`, { path: target });
+    await fsp.rmdir(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const sameParent = path.dirname(stage.dir) === path.dirname(target);
+  let source = stage.dir;
+  if (!sameParent || options.keepStage) {
+    source = tempName(target);
+    await fsp.cp(stage.dir, source, { recursive: true });
+  }
+  try {
+    await fsp.writeFile(path.join(source, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    await fsp.rename(source, target);
+  } catch (error) {
+    if (source !== stage.dir) await fsp.rm(source, { recursive: true, force: true });
+    throw error;
+  }
+  return target;
+}

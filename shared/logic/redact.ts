@@ -1,0 +1,787 @@
+import { base64Decode, looksUtf16le, percentDecode, percentEncode, printableRatio, utf16leDecode, utf16leEncode, utf8Decode } from './redact-codec';
+import { KIND_PRIORITY, LAST_APPLIED_ANNOTATION, SECRET_PATTERNS, TRIGGER_WORDS, type RedactionKind, type SecretKind } from './redact-patterns';
+import { PseudonymTable } from './redact-pseudonyms';
+
+/**
+ * Redaction of text before anything is written into a bundle (DESIGN.md section 6, issue 6). Pure: strings and
+ * byte arrays in, redacted strings and byte arrays out, with counts per kind and the places found (for the
+ * preview). No node:*, no DOM.
+ *
+ * - `standard` replaces secrets: private keys and certificates (PEM and base64 PEM), JWTs and service-account
+ *   tokens, bootstrap tokens, bearer/basic/NTLM/Negotiate authorization values, kubeconfig credentials, passwords
+ *   in URLs, command lines, PowerShell and config files, Azure SAS signatures, storage keys and client secrets,
+ *   AWS keys, GitHub tokens, WinRM/SSH credentials, registry auths, the `last-applied-configuration`
+ *   annotation, and Secret `data`/`stringData` values (replaced by their length). Secrets are also found when
+ *   base64-, percent- (URL) or UTF-16LE-encoded (also UTF-16LE inside base64, as in `powershell -EncodedCommand`).
+ * - `strict` adds consistent pseudonyms for IPv4/IPv6 addresses, MAC addresses and host names through a
+ *   `PseudonymTable` shared by every file of one bundle (see redact-pseudonyms.ts for what stays readable).
+ *
+ * A secret becomes `[REDACTED:<kind>]`; Secret data and the annotation become `[REDACTED:<kind> len=<n>]`.
+ * Known limits: secrets inside gzip-compressed base64 blobs (Helm release Secrets) are only caught by the
+ * Secret-data rule; a bare secret with no recognisable shape or key next to it cannot be recognised.
+ */
+
+export type RedactionLevel = 'standard' | 'strict';
+export type RedactionEncoding = 'plain' | 'base64' | 'url' | 'utf16le';
+export type { RedactionKind, SecretKind };
+
+/** Counts per kind (`private-key`, `ipv4`, `secretlint:...`). */
+export type RedactionCounts = Record<string, number>;
+
+/** One place where something was redacted: 1-based line and column in the text as given. */
+export interface RedactionFinding {
+  kind: RedactionKind;
+  line: number;
+  column: number;
+  /** Characters replaced. */
+  length: number;
+  encoding: RedactionEncoding;
+  /** A non-secret hint for the preview: a public prefix (`ghp_`, `AKIA`, `eyJ`) and the length, never the value. */
+  hint: string;
+}
+
+export interface RedactResult {
+  text: string;
+  counts: RedactionCounts;
+  findings: RedactionFinding[];
+  /** True when more findings existed than `maxFindings` (the counts are still complete). */
+  findingsTruncated: boolean;
+}
+
+export interface RedactOptions {
+  level: RedactionLevel;
+  /** Needed for `strict`: one table per bundle. */
+  pseudonyms?: PseudonymTable | null;
+  /** Keep at most this many findings per call (default 500); counts are never capped. */
+  maxFindings?: number;
+}
+
+interface Span {
+  /** A span that began in already-emitted context: redacted, but counted where it began. */
+  continued?: boolean;
+  start: number;
+  end: number;
+  /** Every secret this span stands for (an encoded blob may hold several). */
+  kinds: RedactionKind[];
+  encoding: RedactionEncoding;
+  /** Encoded and structural spans own what they contain. */
+  container: boolean;
+  replacement?: string;
+}
+
+const MAX_DEPTH = 2;
+// eslint-disable-next-line no-control-regex
+const UTF16_RUN = /(?:[\t\n\r\x20-\x7e]\x00){8,}/g;
+const MAX_ENCODED_RUN_CHARS = 4 * 1024 * 1024;
+
+function jwtKind(token: string): SecretKind {
+  const payload = token.split('.')[1] ?? '';
+  const bytes = base64Decode(payload);
+  const text = bytes ? utf8Decode(bytes) : '';
+  return /kubernetes\/serviceaccount|"kubernetes\.io"|system:serviceaccount/.test(text) ? 'service-account-token' : 'jwt';
+}
+
+function base64PemKind(value: string): SecretKind {
+  const bytes = base64Decode(value);
+  const text = bytes ? utf8Decode(bytes.subarray(0, 200)) : '';
+  return /PRIVATE KEY/.test(text) ? 'private-key' : 'certificate';
+}
+
+function better(a: RedactionKind, b: RedactionKind): RedactionKind {
+  const pa = (KIND_PRIORITY as Record<string, number>)[a] ?? 999;
+  const pb = (KIND_PRIORITY as Record<string, number>)[b] ?? 999;
+  return pb < pa ? b : a;
+}
+
+/** Texts up to this size are searched whole; larger ones only around trigger words (see triggerWindows). */
+const SMALL_TEXT_CHARS = 16 * 1024;
+/** The trigger words as one literal alternation, run over a lower-cased copy of the text. */
+const TRIGGER = new RegExp(TRIGGER_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+
+/**
+ * Line ranges of a large text worth searching: every line holding a trigger word, with one line before and two
+ * after (multi-line shapes such as `- name: X_PASSWORD` / `value: ...`), and PEM / PuTTY blocks to their end.
+ * Log lines without any trigger (nearly all of them) are never run through the 25 patterns.
+ */
+function triggerWindows(text: string): Array<[number, number]> {
+  const windows: Array<[number, number]> = [];
+  let coveredTo = -1;
+  // toLowerCase keeps every offset (the text is Latin-1 or UTF-16 code units; no case mapping changes length
+  // for them except a few rare letters, which are not in any trigger word).
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return [[0, text.length]];
+  for (const m of lower.matchAll(TRIGGER)) {
+    const at = m.index;
+    if (at < coveredTo) continue;
+    let start = text.lastIndexOf('\n', at - 1) + 1;
+    if (start > 0) start = text.lastIndexOf('\n', start - 2) + 1;
+    let end = at;
+    for (let k = 0; k < 3 && end >= 0; k++) end = text.indexOf('\n', end + 1);
+    if (end < 0) end = text.length;
+    if (m[0] === '-----begin' || m[0] === 'putty-user-key-file') {
+      const close = text.indexOf(m[0] === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
+      const closeEnd = close < 0 ? text.length : text.indexOf('\n', close);
+      end = Math.max(end, closeEnd < 0 ? text.length : closeEnd);
+    }
+    const last = windows[windows.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else windows.push([start, end]);
+    coveredTo = end;
+  }
+  return windows;
+}
+
+function runPatterns(text: string, offset: number, spans: Span[]): void {
+  for (const p of SECRET_PATTERNS) {
+    if (!p.hint.test(text)) continue;
+    // matchAll works on a copy of the regex: detection recurses (encoded runs), so no shared lastIndex.
+    for (const m of text.matchAll(p.regex)) {
+      if (m[0].length === 0) continue;
+      const gi = m.indices?.groups;
+      const g = m.groups;
+      const range = gi?.v ?? gi?.v2 ?? gi?.v3 ?? gi?.v4 ?? m.indices?.[0];
+      const value = g?.v ?? g?.v2 ?? g?.v3 ?? g?.v4 ?? m[0];
+      const key = g?.k ?? g?.k2;
+      if (!range || range[1] <= range[0]) continue;
+      if (value.startsWith('[REDACTED') || p.skip?.(value, key)) continue;
+      // Classification looks at the neighbourhood only (a kubeconfig elsewhere in a log says nothing here).
+      const near = p.classify ? text.slice(Math.max(0, m.index - 2000), m.index + m[0].length + 2000) : '';
+      let kind: SecretKind = p.classify ? (p.classify(value, key, near) ?? p.kind) : p.kind;
+      if (p.id === 'jwt') kind = jwtKind(value);
+      else if (p.id === 'base64-pem') kind = base64PemKind(value);
+      spans.push({ start: offset + range[0], end: offset + range[1], kinds: [kind], encoding: 'plain', container: false });
+    }
+  }
+}
+
+/** Run every secret pattern over `text`; then the structural rules; then look inside encoded runs. */
+function detect(text: string, depth: number): Span[] {
+  const spans: Span[] = [];
+  // A regex run flattens a concatenated string in place; the scans below then read a flat string.
+  // eslint-disable-next-line no-control-regex
+  const hasNul = /\u0000/.test(text);
+  if (text.length <= SMALL_TEXT_CHARS) runPatterns(text, 0, spans);
+  else for (const [a, b] of triggerWindows(text)) runPatterns(text.slice(a, b), a, spans);
+  detectStructural(text, spans);
+  if (depth < MAX_DEPTH) detectEncoded(text, depth, spans, hasNul);
+  return mergeSpans(spans);
+}
+
+/** Secret data and last-applied annotations in YAML and JSON text. */
+function detectStructural(text: string, spans: Span[]): void {
+  if (text.includes(LAST_APPLIED_ANNOTATION)) {
+    const json = /"kubectl\.kubernetes\.io\/last-applied-configuration"\s*:\s*"(?<v>(?:[^"\\]|\\.)*)"/dg;
+    for (const m of text.matchAll(json)) {
+      const r = m.indices?.groups?.v;
+      if (r && r[1] > r[0] && !text.startsWith('[REDACTED', r[0])) spans.push(structural(r[0], r[1], 'last-applied-configuration', r[1] - r[0]));
+    }
+    const escaped = /\\"kubectl\.kubernetes\.io\/last-applied-configuration\\"\s*:\s*\\"(?<v>(?:[^"\\]|\\[^"])*)\\"/dg;
+    for (const m of text.matchAll(escaped)) {
+      const r = m.indices?.groups?.v;
+      if (r && r[1] > r[0] && !text.startsWith('[REDACTED', r[0])) spans.push(structural(r[0], r[1], 'last-applied-configuration', r[1] - r[0]));
+    }
+    const yaml = /^([ \t]*)["']?kubectl\.kubernetes\.io\/last-applied-configuration["']?:[ \t]*(.*)$/gm;
+    for (const m of text.matchAll(yaml)) {
+      const indent = (m[1] ?? '').length;
+      const inline = m[2] ?? '';
+      const valueStart = m.index + m[0].length - inline.length;
+      if (/^[|>][-+]?\s*$/.test(inline)) {
+        const end = blockEnd(text, m.index + m[0].length, indent);
+        if (end > valueStart) spans.push(structural(valueStart, end, 'last-applied-configuration', end - valueStart));
+      } else if (inline.trim() !== '') {
+        // A quoted value (JSON, or YAML with quotes) keeps its quotes: only the content is replaced.
+        const quoted = /^(["'])((?:[^"'\\]|\\.|(?!\1)["'])*)\1/.exec(inline);
+        const start = quoted ? valueStart + 1 : valueStart;
+        const content = quoted ? (quoted[2] as string) : inline;
+        if (content.trim() !== '' && !content.startsWith('[REDACTED')) spans.push(structural(start, start + content.length, 'last-applied-configuration', content.length));
+      }
+    }
+  }
+  if (/kind["']?\s*:\s*["']?Secret\b/.test(text)) {
+    detectYamlSecretData(text, spans);
+    detectJsonSecretData(text, spans);
+  }
+}
+
+function structural(start: number, end: number, kind: SecretKind, length: number): Span {
+  return { start, end, kinds: [kind], encoding: 'plain', container: true, replacement: `[REDACTED:${kind} len=${length}]` };
+}
+
+/** End offset of a YAML block whose lines are indented deeper than `indent`, starting after `from` (a line end). */
+function blockEnd(text: string, from: number, indent: number): number {
+  let pos = from;
+  let end = from;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos + 1);
+    const lineStart = pos + 1;
+    const lineEnd = nl < 0 ? text.length : nl;
+    if (lineStart >= text.length) break;
+    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+    const lead = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+    if (line.trim() !== '' && lead <= indent) break;
+    if (line.trim() !== '') end = lineStart + line.length;
+    pos = lineEnd;
+    if (nl < 0) break;
+  }
+  return end;
+}
+
+function decodedLength(value: string): number {
+  const v = value.trim().replace(/^["']|["']$/g, '');
+  const bytes = /^[A-Za-z0-9+/]*={0,2}$/.test(v) ? base64Decode(v) : null;
+  return bytes ? bytes.length : v.length;
+}
+
+function detectYamlSecretData(text: string, spans: Span[]): void {
+  // Documents are split on `---`; only documents whose top-level kind is Secret are touched.
+  const docRe = /(?:^|\n)---[^\n]*(?=\n|$)/g;
+  const bounds: number[] = [0];
+  for (const m of text.matchAll(docRe)) bounds.push(m.index + m[0].length);
+  bounds.push(text.length);
+  for (let d = 0; d + 1 < bounds.length; d++) {
+    const start = bounds[d] as number;
+    const end = bounds[d + 1] as number;
+    const doc = text.slice(start, end);
+    const kindLine = /^([ \t]*)kind:[ \t]*["']?Secret["']?[ \t]*\r?$/m.exec(doc);
+    if (!kindLine) continue;
+    const baseIndent = (kindLine[1] ?? '').length;
+    const section = /^([ \t]*)(data|stringData):[ \t]*\r?$/gm;
+    for (const s of doc.matchAll(section)) {
+      if ((s[1] ?? '').length !== baseIndent) continue;
+      const isData = s[2] === 'data';
+      let pos = s.index + s[0].length;
+      while (pos < doc.length) {
+        const lineStart = pos + 1;
+        if (lineStart >= doc.length) break;
+        const nl = doc.indexOf('\n', lineStart);
+        const lineEnd = nl < 0 ? doc.length : nl;
+        const line = doc.slice(lineStart, lineEnd).replace(/\r$/, '');
+        const lead = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+        if (line.trim() === '') {
+          pos = lineEnd;
+          continue;
+        }
+        if (lead <= baseIndent) break;
+        const kv = /^[ \t]*["']?[^:"'\n]+["']?:[ \t]*(.*)$/.exec(line);
+        if (kv) {
+          const value = kv[1] ?? '';
+          const valueStart = lineStart + line.length - value.length;
+          if (/^[|>][-+]?\s*$/.test(value)) {
+            const bEnd = blockEnd(doc, lineEnd, lead);
+            if (bEnd > valueStart) {
+              const body = doc.slice(lineEnd + 1, bEnd);
+              const len = body.split('\n').map((l) => l.trim()).join(isData ? '' : '\n').length;
+              spans.push(structural(start + valueStart, start + bEnd, 'secret-data', isData ? decodedLength(body.replace(/\s+/g, '')) : len));
+              pos = bEnd;
+              continue;
+            }
+          } else if (value.trim() !== '' && !/^\[REDACTED/.test(value)) {
+            spans.push(structural(start + valueStart, start + valueStart + value.length, 'secret-data', isData ? decodedLength(value) : value.trim().replace(/^["']|["']$/g, '').length));
+          }
+        }
+        pos = lineEnd;
+      }
+    }
+  }
+}
+
+function detectJsonSecretData(text: string, spans: Span[]): void {
+  const section = /"(data|stringData)"\s*:\s*\{/g;
+  for (const s of text.matchAll(section)) {
+    // Only inside an object that says kind Secret nearby (same object: look back a bounded window).
+    const window = text.slice(Math.max(0, s.index - 20000), s.index + 20000);
+    if (!/"kind"\s*:\s*"Secret"/.test(window)) continue;
+    const isData = s[1] === 'data';
+    const entry = /\s*"(?:[^"\\]|\\.)*"\s*:\s*"(?<v>(?:[^"\\]|\\.)*)"\s*,?/dy;
+    entry.lastIndex = s.index + s[0].length;
+    for (let e = entry.exec(text); e; e = entry.exec(text)) {
+      const range = e.indices?.groups?.v;
+      const value = e.groups?.v ?? '';
+      if (range && value !== '' && !/^\[REDACTED/.test(value)) spans.push(structural(range[0], range[1], 'secret-data', isData ? decodedLength(value) : value.length));
+    }
+  }
+}
+
+/** 1 = base64 alphabet, 2 = upper-case letter, 3 = lower-case letter (index by char code < 128). */
+const B64_CLASS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 48; c <= 57; c++) t[c] = 1;
+  t[43] = 1;
+  t[47] = 1;
+  for (let c = 65; c <= 90; c++) t[c] = 2;
+  for (let c = 97; c <= 122; c++) t[c] = 3;
+  return t;
+})();
+
+/** Base64 runs (20+ characters, both letter cases, not part of a base64url/identifier word), by a plain scan. */
+function base64Runs(text: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c0 = text.charCodeAt(i);
+    if (c0 >= 128 || B64_CLASS[c0] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    let lower = false;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      const k = c < 128 ? (B64_CLASS[c] as number) : 0;
+      if (k === 0) break;
+      if (k === 2) upper = true;
+      else if (k === 3) lower = true;
+      i++;
+    }
+    let end = i;
+    while (end < n && end - i < 2 && text.charCodeAt(end) === 61) end++;
+    const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+    const after = end < n ? text.charCodeAt(end) : 32;
+    const wordish = (c: number) => c === 45 || c === 95;
+    if (end - start >= 20 && upper && lower && !wordish(before) && !wordish(after) && end - start <= MAX_ENCODED_RUN_CHARS) runs.push([start, end]);
+    i = Math.max(end, i);
+  }
+  return runs;
+}
+
+/** Runs of non-space characters around each `%XX` escape. */
+function percentRuns(text: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  const stop = (c: number) => c <= 32 || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
+  let from = 0;
+  for (let at = text.indexOf('%', from); at >= 0; at = text.indexOf('%', from)) {
+    from = at + 1;
+    if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(at + 1, at + 3))) continue;
+    let a = at;
+    while (a > 0 && !stop(text.charCodeAt(a - 1))) a--;
+    let b = at;
+    while (b < text.length && !stop(text.charCodeAt(b))) b++;
+    const last = runs[runs.length - 1];
+    if (last && a < last[1]) continue;
+    if (b - a <= MAX_ENCODED_RUN_CHARS) runs.push([a, b]);
+    from = b;
+  }
+  return runs;
+}
+
+/** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
+function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean): void {
+  for (const [start, end] of base64Runs(text)) {
+    const run = text.slice(start, end);
+    const bytes = base64Decode(run);
+    if (!bytes || bytes.length < 12) continue;
+    const decoded = looksUtf16le(bytes) ? utf16leDecode(bytes, bytes[0] === 0xff && bytes[1] === 0xfe ? 2 : 0) : utf8Decode(bytes);
+    if (printableRatio(decoded) < 0.85) continue;
+    const inner = detect(decoded, depth + 1);
+    if (inner.length === 0) continue;
+    const kinds = inner.flatMap((s) => s.kinds);
+    spans.push({ start, end, kinds, encoding: 'base64', container: true, replacement: `[REDACTED:${bestOf(kinds)} base64]` });
+  }
+  if (text.includes('%')) {
+    for (const [start, end] of percentRuns(text)) {
+      const run = text.slice(start, end);
+      const decoded = percentDecode(run);
+      if (decoded === run) continue;
+      const inner = detect(decoded, depth + 1);
+      if (inner.length === 0) continue;
+      spans.push({ start, end, kinds: inner.flatMap((s) => s.kinds), encoding: 'url', container: true, replacement: percentEncode(applySpans(decoded, inner)) });
+    }
+  }
+  if (hasNul) {
+    for (const m of text.matchAll(UTF16_RUN)) {
+      const run = m[0];
+      let decoded = '';
+      for (let i = 0; i < run.length; i += 2) decoded += run[i];
+      const inner = detect(decoded, depth + 1);
+      if (inner.length === 0) continue;
+      const redacted = applySpans(decoded, inner);
+      let back = '';
+      for (const ch of redacted) back += ch + '\u0000';
+      spans.push({ start: m.index, end: m.index + run.length, kinds: inner.flatMap((s) => s.kinds), encoding: 'utf16le', container: true, replacement: back });
+    }
+  }
+}
+
+function bestOf(kinds: RedactionKind[]): RedactionKind {
+  return kinds.reduce((a, b) => better(a, b));
+}
+
+/** Resolve overlaps: containers own what they contain; two plain detections of one value count once. */
+function mergeSpans(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Span[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (!last || s.start >= last.end) {
+      out.push({ ...s, kinds: [...s.kinds] });
+      continue;
+    }
+    if (s.end <= last.end) {
+      if (!last.container && !s.container) last.kinds = [better(last.kinds[0] as RedactionKind, s.kinds[0] as RedactionKind)];
+      else if (!last.container && s.container && s.start === last.start && s.end === last.end) {
+        last.container = true;
+        last.kinds = s.kinds;
+        last.encoding = s.encoding;
+        if (s.replacement !== undefined) last.replacement = s.replacement;
+      }
+      continue;
+    }
+    // Partial overlap: one span over both, named by the stronger side.
+    last.end = s.end;
+    if (!last.container && !s.container) last.kinds = [better(last.kinds[0] as RedactionKind, s.kinds[0] as RedactionKind)];
+    else if (s.kinds.length > last.kinds.length) last.kinds = s.kinds;
+    if (last.encoding === 'plain') last.encoding = s.encoding;
+    last.container = last.container || s.container;
+    delete last.replacement;
+  }
+  return out;
+}
+
+function replacementOf(s: Span): string {
+  return s.replacement ?? `[REDACTED:${bestOf(s.kinds)}]`;
+}
+
+function applySpans(text: string, spans: Span[]): string {
+  let out = '';
+  let pos = 0;
+  for (const s of spans) {
+    out += text.slice(pos, s.start) + replacementOf(s);
+    pos = s.end;
+  }
+  return out + text.slice(pos);
+}
+
+const PUBLIC_PREFIX: Partial<Record<RedactionKind, RegExp>> = {
+  'github-token': /^(?:gh[pousr]_|github_pat_)/,
+  'aws-access-key': /^A[A-Z]{3}/,
+  jwt: /^eyJ/,
+  'service-account-token': /^eyJ/,
+  'private-key': /^-----BEGIN [A-Z ]*PRIVATE KEY-----|^PuTTY-User-Key-File-\d+/,
+  certificate: /^-----BEGIN [A-Z ]*CERTIFICATE-----|^LS0tLS1CRUdJTi/,
+};
+
+function hintFor(kind: RedactionKind, value: string, encoding: RedactionEncoding): string {
+  const prefix = encoding === 'plain' ? (PUBLIC_PREFIX[kind]?.exec(value)?.[0] ?? '') : '';
+  return `${prefix}${prefix ? '…' : ''}(${value.length} chars${encoding === 'plain' ? '' : `, ${encoding}`})`;
+}
+
+/** Pseudonymize addresses and names in a stretch of text that holds no secret. */
+function pseudonymize(text: string, table: PseudonymTable, counts: RedactionCounts): string {
+  let out = text;
+  if (/[0-9A-Fa-f]{2}[-:][0-9A-Fa-f]{2}[-:]/.test(out)) {
+    out = out.replace(/(?<![\w:-])[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])/g, (mac) => {
+      const r = table.mac(mac);
+      if (r !== mac) bump(counts, 'mac');
+      return r;
+    });
+  }
+  if (out.includes('::') || /[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:/.test(out)) out = pseudonymizeIpv6(out, table, counts);
+  if (/\d\.\d/.test(out)) {
+    out = out.replace(/(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?(?![\w]|\.\d)/g, (whole, a, b, c, d, len) => {
+      if ([a, b, c, d].some((x) => Number(x) > 255 || (String(x).length > 1 && String(x).startsWith('0')))) return whole;
+      const prefix = len === undefined ? undefined : Number(len);
+      if (prefix !== undefined && prefix > 32) return whole;
+      const addr = `${a}.${b}.${c}.${d}`;
+      const r = table.ipv4(addr, prefix);
+      if (r === addr) return whole;
+      bump(counts, 'ipv4');
+      return prefix !== undefined ? `${r}/${prefix}` : r;
+    });
+  }
+  const hostRe = table.hostPattern();
+  if (hostRe) {
+    hostRe.lastIndex = 0;
+    out = out.replace(hostRe, (name) => {
+      const r = table.host(name);
+      if (!r) return name;
+      bump(counts, 'hostname');
+      return r;
+    });
+  }
+  return out;
+}
+
+function isV6Char(c: number): boolean {
+  return (c >= 48 && c <= 58) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) || c === 46;
+}
+
+/** IPv6 candidates are grown around each `:` by a plain scan, then validated (times and MACs are not IPv6). */
+function pseudonymizeIpv6(text: string, table: PseudonymTable, counts: RedactionCounts): string {
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (let at = text.indexOf(':', from); at >= 0; at = text.indexOf(':', from)) {
+    let a = at;
+    while (a > 0 && isV6Char(text.charCodeAt(a - 1))) a--;
+    let b = at;
+    while (b < text.length && isV6Char(text.charCodeAt(b))) b++;
+    from = b + 1;
+    if (a < pos) continue;
+    const before = a > 0 ? text.charCodeAt(a - 1) : 32;
+    if ((before >= 48 && before <= 57) || (before >= 65 && before <= 90) || (before >= 97 && before <= 122) || before === 95) continue;
+    let cand = text.slice(a, b).replace(/[:.]+$/, (tail) => (tail.startsWith('::') ? tail.slice(0, 2) : ''));
+    let end = a + cand.length;
+    if (text[end] === '%') {
+      const zone = /^%[\w.]+/.exec(text.slice(end))?.[0] ?? '';
+      cand += zone;
+      end += zone.length;
+    }
+    let prefix: number | undefined;
+    const slash = /^\/(\d{1,3})(?![\w])/.exec(text.slice(end));
+    if (slash) prefix = Number(slash[1]);
+    const after = end < text.length ? text.charCodeAt(end) : 32;
+    if (!slash && ((after >= 48 && after <= 57) || (after >= 65 && after <= 90) || (after >= 97 && after <= 122) || after === 95)) continue;
+    const bare = cand.split('%')[0] as string;
+    if (!bare.includes('::') && bare.split(':').length !== 8) continue;
+    if (prefix !== undefined && prefix > 128) continue;
+    const mapped = table.ipv6(cand, prefix);
+    if (mapped === null || mapped === cand) continue;
+    bump(counts, 'ipv6');
+    out += text.slice(pos, a) + mapped;
+    pos = end;
+    from = Math.max(from, end);
+  }
+  return out + text.slice(pos);
+}
+
+const HOST_LEARNERS: Array<[RegExp, 'host' | 'domain']> = [
+  [/Host Name[ .]*:[ \t]*([A-Za-z0-9][A-Za-z0-9-]*)/g, 'host'],
+  [/"?CSName"?\s*[:=]\s*"?([A-Za-z0-9][A-Za-z0-9-]*)/g, 'host'],
+  [/COMPUTERNAME=([A-Za-z0-9][A-Za-z0-9-]*)/gi, 'host'],
+  [/kubernetes\.io\/hostname"?\s*[:=]\s*"?([A-Za-z0-9][A-Za-z0-9.-]*)/g, 'host'],
+  [/--(?:hostname-override|node-name)[= ]"?([A-Za-z0-9][A-Za-z0-9.-]*)/g, 'host'],
+  [/\bNODE_NAME=([A-Za-z0-9][A-Za-z0-9.-]*)/g, 'host'],
+  [/"(?:hostname|nodeName|HostName|ComputerName)"\s*:\s*"([A-Za-z0-9][A-Za-z0-9.-]*)"/g, 'host'],
+  [/(?:Primary Dns Suffix|Connection-specific DNS Suffix|DNS Suffix Search List)[ .]*:[ \t]*([A-Za-z0-9][A-Za-z0-9.-]*\.[A-Za-z0-9-]+)/g, 'domain'],
+];
+
+/** Teach a pseudonym table the host names and DNS suffixes a text names (ipconfig, CIM, kubelet flags, labels). */
+export function learnHostsFromText(text: string, table: PseudonymTable): void {
+  for (const [re, what] of HOST_LEARNERS) {
+    for (const m of text.matchAll(re)) {
+      const value = m[1] as string;
+      if (what === 'host') table.learnHost(value);
+      else table.learnDomain(value);
+    }
+  }
+}
+
+function bump(counts: RedactionCounts, kind: string, by = 1): void {
+  counts[kind] = (counts[kind] ?? 0) + by;
+}
+
+/** Add `from` into `into` (both count maps). */
+export function mergeCounts(into: RedactionCounts, from: RedactionCounts): RedactionCounts {
+  for (const [k, v] of Object.entries(from)) bump(into, k, v);
+  return into;
+}
+
+/** Total of a count map, optionally only secret kinds (not pseudonyms). */
+export function totalCount(counts: RedactionCounts, secretsOnly = false): number {
+  return Object.entries(counts).reduce((n, [k, v]) => (secretsOnly && ['ipv4', 'ipv6', 'mac', 'hostname'].includes(k) ? n : n + v), 0);
+}
+
+/** Secrets still present in `text` (what the final scan asks); pseudonym kinds are not reported. */
+export function findSecrets(text: string): Array<{ kind: RedactionKind; start: number; end: number; encoding: RedactionEncoding }> {
+  return detect(text, 0).map((s) => ({ kind: bestOf(s.kinds), start: s.start, end: s.end, encoding: s.encoding }));
+}
+
+/** Redact one text. `lineOffset` shifts the reported lines (for text streamed in chunks). */
+export function redactText(text: string, options: RedactOptions, lineOffset = 0): RedactResult {
+  return redactRegion(text, 0, options, lineOffset);
+}
+
+/**
+ * Detect over all of `text` but emit (and count) only from `emitFrom` on: the part before is context already
+ * emitted by an earlier call (the stream redactor's carry), so a Secret's `kind` or a YAML block's key seen
+ * there still decides what follows.
+ */
+function redactRegion(text: string, emitFrom: number, options: RedactOptions, lineOffset: number): RedactResult {
+  const spans: Span[] = [];
+  for (const s of detect(text, 0)) {
+    if (s.end <= emitFrom) continue;
+    if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
+    else spans.push(s);
+  }
+  const counts: RedactionCounts = {};
+  const findings: RedactionFinding[] = [];
+  const max = options.maxFindings ?? 500;
+  let truncated = false;
+  const table = options.level === 'strict' ? (options.pseudonyms ?? null) : null;
+  if (table) learnHostsFromText(emitFrom > 0 ? text.slice(emitFrom) : text, table);
+
+  let out = '';
+  let pos = emitFrom;
+  let line = 1 + lineOffset;
+  let lineStart = emitFrom;
+  let scanned = emitFrom;
+  for (const s of spans) {
+    // Advance the line counter to the span's start.
+    for (let i = text.indexOf('\n', scanned); i >= 0 && i < s.start; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    scanned = s.start;
+    const between = text.slice(pos, s.start);
+    out += table ? pseudonymize(between, table, counts) : between;
+    out += replacementOf(s);
+    pos = s.end;
+    if (s.continued) continue;
+    for (const k of s.kinds) bump(counts, k);
+    if (findings.length < max) {
+      findings.push({ kind: bestOf(s.kinds), line, column: s.start - lineStart + 1, length: s.end - s.start, encoding: s.encoding, hint: hintFor(bestOf(s.kinds), text.slice(s.start, s.end), s.encoding) });
+    } else truncated = true;
+  }
+  const rest = text.slice(pos);
+  out += table ? pseudonymize(rest, table, counts) : rest;
+  return { text: out, counts, findings, findingsTruncated: truncated };
+}
+
+/** Text encodings `redactBytes` keeps: the output has the input's encoding (and BOM). */
+export type ByteEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16le-bom' | 'bytes';
+
+/** Detect how bytes are encoded (BOMs, UTF-16LE by its zero high bytes); everything else is kept byte for byte. */
+export function detectByteEncoding(bytes: Uint8Array): ByteEncoding {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf8-bom';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf16le-bom';
+  if (looksUtf16le(bytes)) return 'utf16le';
+  return 'bytes';
+}
+
+/** Latin-1 view of bytes: one character per byte, so any file round-trips exactly (patterns are ASCII). */
+export function bytesToLatin1(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 8192) parts.push(String.fromCharCode(...bytes.subarray(i, i + 8192)));
+  return parts.join('');
+}
+
+export function latin1ToBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/**
+ * Redact a file's bytes, keeping its encoding: UTF-16LE (with or without BOM) is decoded, redacted and encoded
+ * again; anything else is handled byte for byte as Latin-1, so UTF-8 text and binary files come back unchanged
+ * outside the redacted spans (UTF-16LE fragments inside them are still searched).
+ */
+export function redactBytes(bytes: Uint8Array, options: RedactOptions): RedactResult & { bytes: Uint8Array; encoding: ByteEncoding } {
+  const encoding = detectByteEncoding(bytes);
+  if (encoding === 'utf16le' || encoding === 'utf16le-bom') {
+    const bom = encoding === 'utf16le-bom';
+    const result = redactText(utf16leDecode(bytes, bom ? 2 : 0), options);
+    const body = utf16leEncode(result.text);
+    const out = new Uint8Array(body.length + (bom ? 2 : 0));
+    if (bom) out.set([0xff, 0xfe], 0);
+    out.set(body, bom ? 2 : 0);
+    return { ...result, bytes: out, encoding };
+  }
+  const result = redactText(bytesToLatin1(bytes), options);
+  return { ...result, bytes: latin1ToBytes(result.text), encoding };
+}
+
+/**
+ * Redact a parsed JSON value (Kubernetes objects we write ourselves: NodeLists, EventLists): Secret data and
+ * stringData values become their length, the last-applied annotation its length; then every string goes through
+ * `redactText`. Returns a new value.
+ */
+export function redactJsonValue(value: unknown, options: RedactOptions): { value: unknown; counts: RedactionCounts } {
+  const counts: RedactionCounts = {};
+  const walk = (v: unknown, parentKind: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = redactText(v, { ...options, maxFindings: 0 });
+      mergeCounts(counts, r.counts);
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, parentKind));
+    if (v && typeof v === 'object') {
+      const obj = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(obj)) {
+        if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && x && typeof x === 'object' && !Array.isArray(x)) {
+          const masked: Record<string, string> = {};
+          for (const [dk, dv] of Object.entries(x as Record<string, unknown>)) {
+            const s = typeof dv === 'string' ? dv : JSON.stringify(dv);
+            masked[dk] = `[REDACTED:secret-data len=${k === 'data' ? decodedLength(s) : s.length}]`;
+            bump(counts, 'secret-data');
+          }
+          out[k] = masked;
+        } else if (k === 'annotations' && x && typeof x === 'object' && !Array.isArray(x)) {
+          const ann: Record<string, unknown> = {};
+          for (const [ak, av] of Object.entries(x as Record<string, unknown>)) {
+            if (ak === LAST_APPLIED_ANNOTATION && typeof av === 'string') {
+              ann[ak] = `[REDACTED:last-applied-configuration len=${av.length}]`;
+              bump(counts, 'last-applied-configuration');
+            } else ann[ak] = walk(av, obj.kind);
+          }
+          out[k] = ann;
+        } else {
+          out[k] = walk(x, obj.kind);
+        }
+      }
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value, undefined), counts };
+}
+
+/**
+ * Redacts text that arrives in chunks (log tails) with bounded memory: each push returns what is safe to emit,
+ * holding back the last partial line and an unterminated PEM block (up to `holdMaxChars`).
+ */
+export class StreamRedactor {
+  private pending = '';
+  /** The tail of what was already emitted, kept as detection context for the next part. */
+  private context = '';
+  private lines = 0;
+  readonly counts: RedactionCounts = {};
+  readonly findings: RedactionFinding[] = [];
+  findingsTruncated = false;
+
+  constructor(
+    private readonly options: RedactOptions,
+    private readonly holdMaxChars = 1024 * 1024,
+    private readonly contextChars = 64 * 1024,
+  ) {}
+
+  push(chunk: string): string {
+    this.pending += chunk;
+    let cut = this.pending.lastIndexOf('\n') + 1;
+    if (cut === 0) {
+      if (this.pending.length < this.holdMaxChars) return '';
+      cut = this.pending.length;
+    }
+    const begin = this.pending.lastIndexOf('-----BEGIN ', cut);
+    if (begin >= 0 && this.pending.indexOf('-----END ', begin) < 0 && this.pending.length - begin < this.holdMaxChars) {
+      const lineStart = this.pending.lastIndexOf('\n', begin) + 1;
+      cut = Math.min(cut, lineStart);
+    }
+    if (cut === 0) return '';
+    return this.run(this.pending.slice(0, cut), cut);
+  }
+
+  end(): string {
+    if (this.pending === '') return '';
+    return this.run(this.pending, this.pending.length);
+  }
+
+  private run(part: string, cut: number): string {
+    this.pending = this.pending.slice(cut);
+    const remaining = Math.max(0, (this.options.maxFindings ?? 500) - this.findings.length);
+    const r = redactRegion(this.context + part, this.context.length, { ...this.options, maxFindings: remaining }, this.lines);
+    mergeCounts(this.counts, r.counts);
+    this.findings.push(...r.findings);
+    if (r.findingsTruncated) this.findingsTruncated = true;
+    for (let i = part.indexOf('\n'); i >= 0; i = part.indexOf('\n', i + 1)) this.lines++;
+    const joined = this.context + part;
+    // Keep whole lines of context (never the middle of one).
+    let from = Math.max(0, joined.length - this.contextChars);
+    if (from > 0) from = joined.indexOf('\n', from) + 1;
+    this.context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
+    return r.text;
+  }
+}
