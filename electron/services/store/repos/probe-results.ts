@@ -1,4 +1,5 @@
 import type { Db } from '../database';
+import { redactBytes, redactText } from '../../../../shared/logic/redact';
 import type { TransportKind, WireError } from '../../../../shared/contract/errors';
 
 /** One stored probe run: the raw output as received (bytes), what was parsed from it, or why it failed. */
@@ -71,7 +72,17 @@ export class ProbeResultsRepo {
     private readonly keep = 20,
   ) {}
 
-  insert(r: ProbeResultInput): number {
+  /**
+   * Store one run. Secrets never reach the database in clear: the raw output, stderr and every string of the parsed
+   * form pass the standard redaction first (a kubelet config or a log line may carry a token or a key).
+   */
+  insert(input: ProbeResultInput): number {
+    const r: ProbeResultInput = {
+      ...input,
+      raw: input.raw ? Buffer.from(redactBytes(input.raw, { level: 'standard', maxFindings: 0 }).bytes) : input.raw,
+      stderr: input.stderr ? redactText(input.stderr, { level: 'standard', maxFindings: 0 }).text : input.stderr,
+      parsed: redactStrings(input.parsed),
+    };
     const tx = this.db.transaction(() => {
       const info = this.db
         .prepare(
@@ -111,4 +122,16 @@ export class ProbeResultsRepo {
   history(clusterId: string, node: string, probeId: string, limit = 20): ProbeResultRow[] {
     return (this.db.prepare('SELECT * FROM probe_results WHERE cluster_id = ? AND node = ? AND probe_id = ? ORDER BY started_at DESC, id DESC LIMIT ?').all(clusterId, node, probeId, limit) as Row[]).map(toResult);
   }
+}
+
+/** Redact every string leaf of a parsed probe result (keys are script-defined names, not data). */
+function redactStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.length < 8 ? value : redactText(value, { level: 'standard', maxFindings: 0 }).text;
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactStrings(v);
+    return out;
+  }
+  return value;
 }
