@@ -1,9 +1,9 @@
 import { WindeckError, type WireError } from '../../../shared/contract/errors';
 import { BundleExportResult, SinceText } from '../../../shared/contract/methods/bundles';
-import { TERMINAL_STATES, type OperationProgress, type OperationRecord } from '../../../shared/domain/operation';
+import type { OperationRecord } from '../../../shared/domain/operation';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
-import type { CliIo } from '../io';
+import { waitForOperation } from '../wait-for-operation';
 
 /**
  * `windeck collect NODE ... -o FILE.zip|DIR/ [--since 30m|2h|1d] [--redact standard|strict]` (DESIGN.md
@@ -14,29 +14,6 @@ import type { CliIo } from '../io';
 
 const USAGE = 'windeck collect NODE ... -o FILE.zip|DIR/ [--since 30m|2h|1d] [--redact standard|strict] [--transport auto|ssh|winrm] [--json]';
 
-/** Wait for an operation to end (events, then the stored record); Ctrl-C asks it to cancel. */
-export function waitForOperation(io: CliIo, operationId: string): Promise<OperationRecord> {
-  const services = io.services();
-  return new Promise<OperationRecord>((resolve) => {
-    let done = false;
-    const check = () => {
-      if (done) return;
-      const record = services.core.ops.get(operationId);
-      if (!record || !TERMINAL_STATES.has(record.state)) return;
-      done = true;
-      unsubscribe();
-      io.signal.removeEventListener('abort', onAbort);
-      resolve(record);
-    };
-    const unsubscribe = services.events.subscribe((event, payload) => {
-      if (event === 'ops:progress' && (payload as OperationProgress).operationId === operationId && TERMINAL_STATES.has((payload as OperationProgress).state)) setImmediate(check);
-    });
-    const onAbort = () => void io.call('ops:cancel', { operationId }).catch(() => undefined);
-    if (io.signal.aborted) onAbort();
-    else io.signal.addEventListener('abort', onAbort, { once: true });
-    check();
-  });
-}
 
 export function throwOperationError(record: OperationRecord, fallback: string): never {
   const e: WireError = record.error ?? { code: 'INTERNAL', message: fallback, retryable: false };

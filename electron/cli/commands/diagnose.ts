@@ -8,38 +8,16 @@
 import path from 'node:path';
 import { WindeckError, type WireError } from '../../../shared/contract/errors';
 import type { Finding, Severity } from '../../../shared/domain/finding';
-import { TERMINAL_STATES, type OperationProgress, type OperationRecord } from '../../../shared/domain/operation';
+import type { OperationRecord } from '../../../shared/domain/operation';
 import { hasFindingAtOrAbove } from '../../../shared/rules/evaluate';
 import { diagnoseFiles, type DiagnoseProgress, type DiagnoseResult } from '../../services/diagnose/diagnose-files';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
+import { waitForOperation } from '../wait-for-operation';
 
 const TRANSPORTS = ['auto', 'ssh', 'winrm'] as const;
 
-/** Wait for an operation to end; Ctrl-C cancels it (the record then ends `cancelled`). */
-async function waitForOperation(io: CliIo, operationId: string): Promise<OperationRecord> {
-  const services = io.services();
-  return new Promise<OperationRecord>((resolve) => {
-    let done = false;
-    const check = () => {
-      if (done) return;
-      const record = services.core.ops.get(operationId);
-      if (!record || !TERMINAL_STATES.has(record.state)) return;
-      done = true;
-      unsubscribe();
-      io.signal.removeEventListener('abort', onAbort);
-      resolve(record);
-    };
-    const unsubscribe = services.events.subscribe((event, payload) => {
-      if (event === 'ops:progress' && (payload as OperationProgress).operationId === operationId && TERMINAL_STATES.has((payload as OperationProgress).state)) setImmediate(check);
-    });
-    const onAbort = () => void io.call('ops:cancel', { operationId }).catch(() => undefined);
-    if (io.signal.aborted) onAbort();
-    else io.signal.addEventListener('abort', onAbort, { once: true });
-    check();
-  });
-}
 
 /** Live diagnosis of one node through the `diagnose:node` operation (same path as the UI). */
 async function diagnoseLive(io: CliIo, node: string): Promise<DiagnoseResult> {

@@ -1,9 +1,9 @@
 import { WindeckError, type WireError } from '../../../shared/contract/errors';
-import { TERMINAL_STATES, type OperationProgress, type OperationRecord } from '../../../shared/domain/operation';
+import type { OperationRecord } from '../../../shared/domain/operation';
 import { PROBE_IDS, type ProbeId, type ProbeReport } from '../../../shared/domain/probe';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
-import type { CliIo } from '../io';
+import { waitForOperation } from '../wait-for-operation';
 
 /**
  * `windeck probe NODE [--probe ID ...] [--transport auto|ssh|winrm] [--accept-host-key SHA256:...] [--json]`
@@ -14,28 +14,6 @@ import type { CliIo } from '../io';
 
 const USAGE = `windeck probe NODE [--probe ID ...] [--transport auto|ssh|winrm] [--accept-host-key SHA256:...] [--json]   ID: ${PROBE_IDS.join(', ')}`;
 
-async function waitFor(io: CliIo, operationId: string): Promise<OperationRecord> {
-  const services = io.services();
-  return new Promise<OperationRecord>((resolve) => {
-    let done = false;
-    const check = () => {
-      if (done) return;
-      const record = services.core.ops.get(operationId);
-      if (!record || !TERMINAL_STATES.has(record.state)) return;
-      done = true;
-      unsubscribe();
-      io.signal.removeEventListener('abort', onAbort);
-      resolve(record);
-    };
-    const unsubscribe = services.events.subscribe((event, payload) => {
-      if (event === 'ops:progress' && (payload as OperationProgress).operationId === operationId && TERMINAL_STATES.has((payload as OperationProgress).state)) setImmediate(check);
-    });
-    const onAbort = () => void io.call('ops:cancel', { operationId }).catch(() => undefined);
-    if (io.signal.aborted) onAbort();
-    else io.signal.addEventListener('abort', onAbort, { once: true });
-    check();
-  });
-}
 
 function summary(id: string, parsed: unknown): string {
   if (id === 'services' && parsed && typeof parsed === 'object') {
@@ -73,7 +51,7 @@ export const probeCommand: CommandDef = {
         ...(context ? { context } : {}),
         ...(io.args.all('--accept-host-key').length > 0 ? { acceptHostKeys: io.args.all('--accept-host-key') } : {}),
       });
-      record = await waitFor(io, operationId);
+      record = await waitForOperation(io, operationId);
     } finally {
       stopProgress();
     }
