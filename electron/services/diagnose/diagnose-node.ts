@@ -3,8 +3,7 @@
  * parsers the offline diagnosis uses (shared/parse/probe-output.ts), evaluate the same rules.
  *
  * Running the probes (transports, script invocation, storing the evidence) belongs to the probes service; this
- * module only needs a function of the `RunNodeProbes` shape. Until one is wired in, the CLI says plainly that live
- * diagnosis is not available yet.
+ * module only needs a function of the `RunNodeProbes` shape (live-diagnose.ts supplies the real one).
  */
 import { WindeckError } from '../../../shared/contract/errors';
 import type { NodeModel } from '../../../shared/domain/node';
@@ -75,15 +74,8 @@ export function diagnoseProbeRun(run: NodeProbeRun, options: Pick<DiagnoseNodeOp
 }
 
 /** Run the probes on a node and diagnose the results. */
-export async function diagnoseNode(node: string, runProbes: RunNodeProbes | null, options: DiagnoseNodeOptions): Promise<DiagnoseResult> {
+export async function diagnoseNode(node: string, runProbes: RunNodeProbes, options: DiagnoseNodeOptions): Promise<DiagnoseResult> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/.test(node)) throw new WindeckError('VALIDATION', `"${node}" is not a node name.`);
-  if (!runProbes) {
-    throw new WindeckError(
-      'UNSUPPORTED',
-      'not implemented yet: live `windeck diagnose NODE` needs the node probes (issue 5, live part). Collect files from the node and run `windeck diagnose --from DIR` meanwhile.',
-      { node },
-    );
-  }
   const run = await runProbes(node, { signal: options.signal, onProgress: options.onProgress });
   return diagnoseProbeRun(run, options);
 }

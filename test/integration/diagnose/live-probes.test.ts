@@ -88,8 +88,7 @@ describe('diagnose NODE over simulated probe outputs', () => {
     expect(r.findings.map((f) => f.ruleId)).toContain('service-not-running');
   });
 
-  it('without a probe runner it says plainly that live diagnosis is not there yet; bad node names are refused', async () => {
-    await expect(diagnoseNode('win-1', null, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+  it('refuses a bad node name before any probe runs', async () => {
     await expect(diagnoseNode('bad name;rm', simulatedRunner('healthy'), { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'VALIDATION' });
   });
 });
