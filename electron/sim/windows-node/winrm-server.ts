@@ -141,7 +141,8 @@ export function createSelfSignedCertificate(commonName: string, ips: string[], d
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const serial = Buffer.from(randomUUID().replace(/-/g, ''), 'hex');
-  serial[0] = (serial[0] as number) & 0x7f;
+  // A positive DER INTEGER with no leading zero octet (0x00 followed by <0x80 is illegal padding).
+  serial[0] = ((serial[0] as number) & 0x7f) | 0x40;
   const name = seq(der(0x31, seq(oid('2.5.4.3'), der(0x0c, Buffer.from(commonName, 'utf8')))));
   const ecdsaSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const altNames = [...ips.map((ip) => der(0x87, Buffer.from(ip.split('.').map(Number)))), ...dnsNames.map((dns) => der(0x82, Buffer.from(dns, 'latin1')))];
