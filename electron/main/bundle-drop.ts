@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMethodName } from '../../shared/contract/methods';
 import type { Result } from '../../shared/contract/result';
 import { DESKTOP_DROP_MAX_FILES } from '../../shared/domain/limits';
 
@@ -67,10 +66,7 @@ export interface ImportOutcome {
   result: Result<unknown>;
 }
 
-/**
- * Import each accepted bundle through the contract. While the contract has no import method yet, every file
- * answers UNSUPPORTED "not implemented yet" rather than pretending.
- */
+/** Import (diagnose offline) each accepted bundle through the contract; each answer is an operation or an error. */
 export async function importBundles(
   paths: readonly string[],
   dispatch: (method: string, input: unknown) => Promise<Result<unknown>>,
@@ -78,16 +74,6 @@ export async function importBundles(
 ): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = [];
   for (const p of paths) {
-    if (!isMethodName(method)) {
-      outcomes.push({
-        path: p,
-        result: {
-          ok: false,
-          error: { code: 'UNSUPPORTED', message: `Not implemented yet: importing bundles (the contract has no ${method} method).`, retryable: false },
-        },
-      });
-      continue;
-    }
     outcomes.push({ path: p, result: await dispatch(method, { path: p }) });
   }
   return outcomes;

@@ -51,7 +51,7 @@ describe('dropped bundles', () => {
     expect(verdict.rejected).toHaveLength(5);
   });
 
-  it('imports through the contract, and says plainly when the contract has no import method yet', async () => {
+  it('imports through the contract; a missing file or an unknown method is the contract\'s answer', async () => {
     const env = testServices({ host: 'electron' });
     try {
       const outcomes = await importBundles(['/tmp/a.zip'], (m, i) => env.services.dispatch(m, i, { host: 'electron' }));
@@ -59,7 +59,7 @@ describe('dropped bundles', () => {
       expect(isMethodName(BUNDLE_IMPORT_METHOD)).toBe(true);
       expect(outcomes[0]!.result.ok).toBe(false);
       const unknownMethod = await importBundles(['/tmp/a.zip'], (m, i) => env.services.dispatch(m, i), 'bundles:nope');
-      expect(unknownMethod[0]!.result).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', message: expect.stringMatching(/^Not implemented yet/) } });
+      expect(unknownMethod[0]!.result).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/Unknown method/) } });
       const calls: unknown[][] = [];
       const viaKnown = await importBundles(['/x/b.zip'], async (...args) => (calls.push(args), { ok: true, value: { operationId: 'op-123456' } }), 'app:info');
       expect(calls).toEqual([['app:info', { path: '/x/b.zip' }]]);
