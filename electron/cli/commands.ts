@@ -8,6 +8,9 @@ import { probeCommand } from './commands/probe';
 import { demoCommand } from './commands/demo';
 import { nodesCommand } from './commands/nodes';
 import { lintWorkloadsCommand } from './commands/lint-workloads';
+import { accessCommand } from './commands/access';
+import { credentialsCommand } from './commands/credentials';
+import { endpointsCommand } from './commands/endpoints';
 
 /** The commands of DESIGN.md section 10, in help order. A command not built yet sets `notYet` instead of `run`. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -15,6 +18,9 @@ export const COMMANDS: readonly CommandDef[] = [
   demoCommand,
   nodesCommand,
   probeCommand,
+  accessCommand,
+  credentialsCommand,
+  endpointsCommand,
   diagnoseCommand,
   collectCommand,
   reportCommand,

@@ -14,6 +14,10 @@ export interface CliStreams {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /** Ask on the terminal (secret-input.ts); tests give a fake. Default: process.stdin/stderr. */
+  prompt?: (question: string, options: { echo: boolean }) => Promise<string | null>;
+  /** Where `--password-stdin` reads from (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** What a command gets: parsed args, output helpers, the services (opened on first use) and the Ctrl-C signal. */

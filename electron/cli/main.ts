@@ -3,6 +3,7 @@ import { GLOBAL_FLAGS, parseArgs } from './args';
 import { COMMANDS } from './commands';
 import { EXIT } from './exit-codes';
 import { createIo, reportError, type CliStreams } from './io';
+import { retryWithPassword } from './password-retry';
 
 declare const WINDECK_VERSION: string | undefined;
 export const VERSION = typeof WINDECK_VERSION === 'string' ? WINDECK_VERSION : '0.0.0-dev';
@@ -62,7 +63,14 @@ export async function runCli(argv: readonly string[], streams: CliStreams, signa
       throw new WindeckError('VALIDATION', `--transport must be auto, ssh or winrm, not "${transport}".`);
     }
     io = createIo(args, streams, signal, VERSION);
-    return await command.run(io);
+    try {
+      return await command.run(io);
+    } catch (error) {
+      const retried = await retryWithPassword(command, io, error, (env) => createIo(args, { ...streams, env }, signal, VERSION));
+      if (!retried) throw error;
+      io = retried.io;
+      return retried.code;
+    }
   } catch (error) {
     return reportError(io ?? { json: jsonWanted, streams }, error);
   } finally {

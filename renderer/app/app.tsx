@@ -14,6 +14,7 @@ import { DEFAULT_SORT, EMPTY_FILTER, type FindingCounts } from '../features/node
 import { FleetView, type FleetState } from '../features/nodes/fleet-view';
 import { ThemeToggle } from '../features/settings/theme-toggle';
 import { ImportView } from '../features/imports/import-view';
+import { PodsView } from '../features/pods/pods-view';
 import { assertNever } from './assert-never';
 import { ErrorBoundary } from './error-boundary';
 import { routeHref, useRoute, type Route } from './router';
@@ -65,7 +66,7 @@ function Shell() {
   const clusters = useQuery('clusters:list', {}, { scopes: ['clusters', 'nodes'] });
   const known = clusters.data?.some((c) => c.id === chosenCluster) ?? false;
   const nodes = useQuery('nodes:list', known && chosenCluster ? { cluster: chosenCluster } : {}, {
-    scopes: ['nodes', 'clusters'],
+    scopes: ['nodes', 'clusters', 'probes'],
     enabled: clusters.status !== 'loading',
   });
   const findings = useQuery('findings:list', nodes.data?.cluster ? { cluster: nodes.data.cluster.id } : {}, {
@@ -109,6 +110,9 @@ function Shell() {
           <NavLink route={{ name: 'fleet' }} current={route.name === 'node' ? { name: 'fleet' } : route}>
             Fleet
           </NavLink>
+          <NavLink route={{ name: 'pods' }} current={route}>
+            Pods
+          </NavLink>
           <NavLink route={{ name: 'activity' }} current={route}>
             Activity
           </NavLink>
@@ -125,7 +129,7 @@ function Shell() {
         </div>
       )}
       {cluster && !live.live && connection.status === 'open' && cluster.syncState !== 'live' && (
-        <div className={`banner ${cluster.syncState === 'offline' || cluster.syncState === 'error' ? 'banner-error' : 'banner-warning'}`} role="status">
+        <div className={`banner ${['offline', 'auth-failed', 'error'].includes(cluster.syncState) ? 'banner-error' : 'banner-warning'}`} role="status">
           {live.reason} Showing the last stored state with its age; actions that need a live session are disabled.
         </div>
       )}
@@ -168,6 +172,8 @@ function Screen({
       return <ActivityList />;
     case 'import':
       return <ImportView />;
+    case 'pods':
+      return <PodsView />;
     default:
       return assertNever(route, 'route');
   }

@@ -7,7 +7,12 @@ export const NODE_ACTIONS = ['restart', 'collect', 'report'] as const;
 export type NodeAction = (typeof NODE_ACTIONS)[number];
 
 /** Every screen the app can show. Hash routes, so they work from file:// (Electron) and the web host alike. */
-export type Route = { name: 'fleet' } | { name: 'node'; node: string; tab: NodeTab; action: NodeAction | null } | { name: 'activity' } | { name: 'import' };
+export type Route =
+  | { name: 'fleet' }
+  | { name: 'node'; node: string; tab: NodeTab; action: NodeAction | null }
+  | { name: 'activity' }
+  | { name: 'import' }
+  | { name: 'pods' };
 
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '');
@@ -32,6 +37,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'activity') return { name: 'activity' };
   if (parts[0] === 'import') return { name: 'import' };
+  if (parts[0] === 'pods') return { name: 'pods' };
   return { name: 'fleet' };
 }
 
@@ -47,6 +53,8 @@ export function routeHref(route: Route): string {
       return '#/activity';
     case 'import':
       return '#/import';
+    case 'pods':
+      return '#/pods';
   }
 }
 

@@ -8,12 +8,13 @@ import type { Credential, CredentialsRepo } from '../store/repos/credentials';
 import type { HostKeysRepo } from '../store/repos/host-keys';
 import type { NodeEndpoint, NodeEndpointsRepo } from '../store/repos/node-endpoints';
 import type { NodeTransport } from './node-transport';
-import type { NodeTransportKind, TransportCandidate } from './select';
+import type { CandidateInfo, NodeTransportKind, TransportCandidate } from './select';
 import type { SshAuth, SshHop, SshTarget } from './ssh/connect';
 import { SshTransport } from './ssh/exec';
 import { defaultKnownHostsFiles, PinningVerifier, readKnownHostsFiles } from './ssh/host-keys';
 import { SshPool } from './ssh/pool';
-import { parseSshConfig, resolveSshHost, type ResolvedSshHost, type SshConfigBlock } from './ssh/ssh-config';
+import { SSH_KEEPALIVE_COUNT_MAX, SSH_KEEPALIVE_INTERVAL_MS } from '../../../shared/domain/limits';
+import { keepaliveFromConfig, parseSshConfig, resolveSshHost, type ResolvedSshHost, type SshConfigBlock } from './ssh/ssh-config';
 import { WinrmTransport } from './winrm/winrm-transport';
 
 /**
@@ -26,6 +27,13 @@ import { WinrmTransport } from './winrm/winrm-transport';
  *   file the credential names, or the environment (WINDECK_NODE_PASSWORD, WINDECK_SSH_PASSPHRASE); never from
  *   the store in clear.
  */
+
+/**
+ * A password the user typed at the CLI prompt for this run (after an SSH AUTH_FAILED): for SSH password
+ * credentials (and the ~/.ssh/config fallback) it takes precedence over a stored one, which is what just failed.
+ * Lives only in the process environment of that run; WinRM credentials never use it.
+ */
+export const PROMPTED_PASSWORD_ENV = 'WINDECK_PROMPTED_PASSWORD';
 
 export interface NodeAccessDeps {
   env: NodeJS.ProcessEnv;
@@ -77,7 +85,15 @@ async function loadSshConfigBlocks(configPath: string, home: string): Promise<Ss
 }
 
 function aliasPattern(p: string): RegExp {
-  return new RegExp('^' + p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.') + '$', 'i');
+  return new RegExp(
+    '^' +
+      p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('*', '.*')
+        .replaceAll('?', '.') +
+      '$',
+    'i',
+  );
 }
 
 /** The ssh_config view of `alias` (as `ssh -G alias` would resolve it), or null without a config file. */
@@ -97,31 +113,53 @@ async function readSecretFile(p: string): Promise<string> {
   try {
     return (await fs.readFile(p, 'utf8')).replace(/\r?\n$/, '');
   } catch (error) {
-    throw new WindeckError('AUTH_FAILED', `The credential file ${p} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`, { step: 'credentials' }, { cause: error });
+    throw new WindeckError(
+      'AUTH_FAILED',
+      `The credential file ${p} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
+      { step: 'credentials' },
+      { cause: error },
+    );
   }
 }
 
 function openSecret(c: Credential, store: SecretStore | null): string | null {
   if (!c.secretBlob) return null;
-  if (!store) throw new WindeckError('AUTH_FAILED', `The credential "${c.name}" is sealed, but this host has no secret store key (set WINDECK_SECRET_KEY, or use the desktop app).`, { step: 'credentials' });
+  if (!store)
+    throw new WindeckError(
+      'AUTH_FAILED',
+      `The credential "${c.name}" is sealed, but this host has no secret store key (set WINDECK_SECRET_KEY, or use the desktop app).`,
+      { step: 'credentials' },
+    );
   return store.decrypt(c.secretBlob);
 }
 
 /** SSH auth for a credential (reads key files, opens sealed secrets). */
 export async function sshAuthFor(c: Credential, deps: Pick<NodeAccessDeps, 'env' | 'secretStore'>): Promise<SshAuth> {
+  // A password typed at the prompt for this run replaces the stored one (which is what failed, or cannot be opened).
+  const prompted = deps.env[PROMPTED_PASSWORD_ENV];
+  if ((c.authKind === 'password' || c.authKind === 'basic') && prompted) return { username: c.username, password: prompted };
   const secret = openSecret(c, deps.secretStore);
   switch (c.authKind) {
     case 'key': {
       if (!c.keyPath) throw new WindeckError('AUTH_FAILED', `The credential "${c.name}" names no key file.`, { step: 'credentials' });
       const privateKey = await fs.readFile(c.keyPath).catch((error: unknown) => {
-        throw new WindeckError('AUTH_FAILED', `The private key ${c.keyPath} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`, { step: 'credentials' }, { cause: error });
+        throw new WindeckError(
+          'AUTH_FAILED',
+          `The private key ${c.keyPath} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
+          { step: 'credentials' },
+          { cause: error },
+        );
       });
       const passphrase = secret ?? deps.env.WINDECK_SSH_PASSPHRASE;
       return { username: c.username, privateKey, ...(passphrase ? { passphrase } : {}) };
     }
-    case 'password': {
+    case 'password':
+    case 'basic': {
       const password = secret ?? (c.keyPath ? await readSecretFile(c.keyPath) : deps.env.WINDECK_NODE_PASSWORD);
-      if (!password) throw new WindeckError('AUTH_FAILED', `No password for "${c.name}": none is stored (no secret store key) and WINDECK_NODE_PASSWORD is not set.`, { step: 'credentials' });
+      if (!password)
+        throw new WindeckError('AUTH_FAILED', `No password for "${c.name}": none is stored (no secret store key) and WINDECK_NODE_PASSWORD is not set.`, {
+          step: 'credentials',
+        });
       return { username: c.username, password };
     }
     case 'agent': {
@@ -140,41 +178,63 @@ async function sshCandidate(req: NodeAccessRequest, deps: NodeAccessDeps): Promi
   const stored = deps.endpoints.get(req.clusterId, req.node, 'ssh');
   const fromConfig = await sshConfigFor(stored?.host ?? req.node, deps.env, deps.sshConfigPath);
   const model = deps.nodes?.get(req.clusterId, req.node) ?? null;
-  const host = stored?.host ?? (fromConfig && fromConfig.hostName !== req.node ? fromConfig.hostName : null) ?? model?.internalIP ?? req.node;
+  // A stored host that is a ~/.ssh/config alias resolves to its HostName, as ssh does.
+  const host = stored
+    ? fromConfig && fromConfig.hostName !== stored.host
+      ? fromConfig.hostName
+      : stored.host
+    : ((fromConfig && fromConfig.hostName !== req.node ? fromConfig.hostName : null) ?? model?.internalIP ?? req.node);
   const port = stored?.port ?? fromConfig?.port ?? 22;
   const describe = endpointText(host, port);
   let credential: Credential | null = stored?.credentialId ? deps.credentials.get(stored.credentialId) : null;
   credential = credential ?? deps.credentials.forNode(req.clusterId, req.node, 'ssh', model?.labels ?? {})[0] ?? null;
+  const configUser = fromConfig?.user ?? (typeof stored?.options.username === 'string' ? stored.options.username : null);
+  const info: CandidateInfo = credential
+    ? { credential: credential.name, username: credential.username, authKind: credential.authKind, host, port }
+    : { credential: null, username: configUser, authKind: 'ssh-config', host, port };
   let auth: SshAuth;
   try {
     if (credential) {
       auth = await sshAuthFor(credential, deps);
     } else {
-      const user = fromConfig?.user ?? (typeof stored?.options.username === 'string' ? stored.options.username : null);
+      const user = configUser;
       const identity = fromConfig?.identityFiles[0];
       const agent = fromConfig?.identityAgent ?? deps.env.SSH_AUTH_SOCK;
-      if (!user || (!identity && !agent && !deps.env.WINDECK_NODE_PASSWORD)) {
-        return { kind: 'ssh', available: false, describe, reason: 'not-configured', message: `No SSH credential applies to ${req.node} (no credential set in Windeck, no User/IdentityFile in ~/.ssh/config, no ssh-agent).` };
+      if (!user || (!identity && !agent && !deps.env.WINDECK_NODE_PASSWORD && !deps.env[PROMPTED_PASSWORD_ENV])) {
+        return {
+          kind: 'ssh',
+          available: false,
+          describe,
+          reason: 'not-configured',
+          message: `No SSH credential applies to ${req.node} (no credential set in Windeck, no User/IdentityFile in ~/.ssh/config, no ssh-agent). Add one with \`windeck credentials add\`.`,
+          info,
+        };
       }
       auth = {
         username: user,
         ...(identity ? { privateKey: await fs.readFile(identity).catch(() => undefined) } : {}),
         ...(agent ? { agent } : {}),
-        ...(deps.env.WINDECK_NODE_PASSWORD ? { password: deps.env.WINDECK_NODE_PASSWORD } : {}),
+        ...(deps.env[PROMPTED_PASSWORD_ENV] || deps.env.WINDECK_NODE_PASSWORD
+          ? { password: deps.env[PROMPTED_PASSWORD_ENV] || deps.env.WINDECK_NODE_PASSWORD }
+          : {}),
         ...(deps.env.WINDECK_SSH_PASSPHRASE ? { passphrase: deps.env.WINDECK_SSH_PASSPHRASE } : {}),
       } as SshAuth;
       if (auth.privateKey === undefined) delete auth.privateKey;
     }
   } catch (error) {
-    return { kind: 'ssh', available: false, describe, reason: 'auth', message: (error as Error).message };
+    return { kind: 'ssh', available: false, describe, reason: 'auth', message: (error as Error).message, info };
   }
+  const keepaliveDefaults = { intervalMs: SSH_KEEPALIVE_INTERVAL_MS, countMax: SSH_KEEPALIVE_COUNT_MAX };
+  const keepalive = keepaliveFromConfig(fromConfig, keepaliveDefaults);
   const jumps: SshHop[] = [];
   for (const j of fromConfig?.proxyJump ?? []) {
     const jc = await sshConfigFor(j.host, deps.env, deps.sshConfigPath);
     const jIdentity = jc?.identityFiles[0];
+    const jKeepalive = keepaliveFromConfig(jc, keepaliveDefaults);
     jumps.push({
       host: jc?.hostName ?? j.host,
       port: j.port ?? jc?.port ?? 22,
+      ...(jKeepalive ? { keepalive: jKeepalive } : {}),
       auth: {
         username: j.user ?? jc?.user ?? auth.username,
         ...(jIdentity ? { privateKey: await fs.readFile(jIdentity).catch(() => Buffer.alloc(0)) } : auth.privateKey ? { privateKey: auth.privateKey } : {}),
@@ -190,37 +250,74 @@ async function sshCandidate(req: NodeAccessRequest, deps: NodeAccessDeps): Promi
     auth,
     ...(jumps.length > 0 ? { jumps } : {}),
     ...(fromConfig?.hostKeyAlias ? { hostKeyAlias: fromConfig.hostKeyAlias } : {}),
+    ...(keepalive ? { keepalive } : {}),
   };
   const connectMs = fromConfig?.connectTimeoutSec ? fromConfig.connectTimeoutSec * 1000 : undefined;
   return {
     kind: 'ssh',
     available: true,
     describe: jumps.length > 0 ? `${describe} via ${jumps.map((j) => endpointText(j.host, j.port)).join(' > ')}` : describe,
+    info,
     open: () => new SshTransport(req.node, target, deps.sshPool, connectMs ? { timeouts: { connectMs } } : {}),
   };
 }
 
 async function winrmCandidate(req: NodeAccessRequest, deps: NodeAccessDeps): Promise<TransportCandidate> {
   const stored = deps.endpoints.get(req.clusterId, req.node, 'winrm');
-  if (!stored) return { kind: 'winrm', available: false, describe: '(none)', reason: 'not-configured', message: `No WinRM endpoint is registered for ${req.node}.` };
+  if (!stored)
+    return {
+      kind: 'winrm',
+      available: false,
+      describe: '(none)',
+      reason: 'not-configured',
+      message: `No WinRM endpoint is registered for ${req.node} (set one with \`windeck endpoints set ${req.node} --transport winrm --host HOST\`).`,
+    };
   const url = typeof stored.options.url === 'string' ? stored.options.url : `http://${stored.host}:${stored.port}/wsman`;
   const model = deps.nodes?.get(req.clusterId, req.node) ?? null;
-  const credential = (stored.credentialId ? deps.credentials.get(stored.credentialId) : null) ?? deps.credentials.forNode(req.clusterId, req.node, 'winrm', model?.labels ?? {})[0] ?? null;
-  if (!credential) return { kind: 'winrm', available: false, describe: url, reason: 'not-configured', message: `No WinRM credential applies to ${req.node}.` };
+  const credential =
+    (stored.credentialId ? deps.credentials.get(stored.credentialId) : null) ??
+    deps.credentials.forNode(req.clusterId, req.node, 'winrm', model?.labels ?? {})[0] ??
+    null;
+  if (!credential)
+    return {
+      kind: 'winrm',
+      available: false,
+      describe: url,
+      reason: 'not-configured',
+      message: `No WinRM credential applies to ${req.node}. Add one with \`windeck credentials add NAME --kind winrm-ntlm ...\`.`,
+      info: { credential: null, username: null, authKind: null },
+    };
+  const info: CandidateInfo = { credential: credential.name, username: credential.username, authKind: credential.authKind };
   let password: string;
   try {
-    password = openSecret(credential, deps.secretStore) ?? (credential.keyPath ? await readSecretFile(credential.keyPath) : (deps.env.WINDECK_NODE_PASSWORD ?? ''));
+    password =
+      openSecret(credential, deps.secretStore) ?? (credential.keyPath ? await readSecretFile(credential.keyPath) : (deps.env.WINDECK_NODE_PASSWORD ?? ''));
     if (!password) throw new WindeckError('AUTH_FAILED', `No WinRM password for "${credential.name}" (none stored, WINDECK_NODE_PASSWORD not set).`);
   } catch (error) {
-    return { kind: 'winrm', available: false, describe: url, reason: 'auth', message: (error as Error).message };
+    return { kind: 'winrm', available: false, describe: url, reason: 'auth', message: (error as Error).message, info };
   }
-  const method = stored.options.auth === 'basic' ? 'basic' : 'ntlm';
+  const method = stored.options.auth === 'basic' || credential.authKind === 'basic' ? 'basic' : 'ntlm';
   const pinned = typeof stored.options.pinnedSha256 === 'string' ? stored.options.pinnedSha256 : undefined;
-  const ca = typeof stored.options.caPem === 'string' ? stored.options.caPem : undefined;
+  let ca = typeof stored.options.caPem === 'string' ? stored.options.caPem : undefined;
+  if (!ca && typeof stored.options.caPath === 'string') {
+    try {
+      ca = await fs.readFile(stored.options.caPath, 'utf8');
+    } catch (error) {
+      return {
+        kind: 'winrm',
+        available: false,
+        describe: url,
+        info,
+        reason: 'not-configured',
+        message: `The CA file ${stored.options.caPath} set for ${req.node} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
+      };
+    }
+  }
   return {
     kind: 'winrm',
     available: true,
     describe: url,
+    info,
     open: (): NodeTransport =>
       new WinrmTransport({
         node: req.node,

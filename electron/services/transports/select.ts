@@ -11,9 +11,21 @@ import type { NodeTransport } from './node-transport';
 
 export type NodeTransportKind = 'ssh' | 'winrm';
 
+/** Who a candidate logs in as and where (for the capability check's table; never a secret). */
+export interface CandidateInfo {
+  /** Name of the store credential used, or null (ssh_config, agent, environment). */
+  credential: string | null;
+  username: string | null;
+  /** 'key' | 'password' | 'basic' | 'agent' | 'ssh-config' */
+  authKind: string | null;
+  /** SSH: where the host key is checked. */
+  host?: string;
+  port?: number;
+}
+
 export type TransportCandidate =
-  | { kind: NodeTransportKind; available: true; describe: string; open(): NodeTransport }
-  | { kind: NodeTransportKind; available: false; describe: string; reason: CapabilityReason; message: string };
+  | { kind: NodeTransportKind; available: true; describe: string; open(): NodeTransport; info?: CandidateInfo }
+  | { kind: NodeTransportKind; available: false; describe: string; reason: CapabilityReason; message: string; info?: CandidateInfo };
 
 export type CapabilityReason =
   | 'ok'
@@ -70,18 +82,44 @@ export function reasonFor(error: unknown): { reason: CapabilityReason; code: Err
 }
 
 /** Prove a transport works by running the read-only `os` script through it. */
-export async function checkTransport(transport: NodeTransport, endpoint: string, signal: AbortSignal, timeouts?: { connectMs?: number; commandMs?: number }): Promise<CapabilityCheck> {
+export async function checkTransport(
+  transport: NodeTransport,
+  endpoint: string,
+  signal: AbortSignal,
+  timeouts?: { connectMs?: number; commandMs?: number },
+): Promise<CapabilityCheck> {
   const started = Date.now();
   const kind = transport.kind as NodeTransportKind;
   try {
-    const r = await runScript(transport, 'os', {}, { signal, timeouts: { ...(timeouts?.connectMs ? { connectMs: timeouts.connectMs } : {}), commandMs: timeouts?.commandMs ?? 30_000 } });
+    const r = await runScript(
+      transport,
+      'os',
+      {},
+      { signal, timeouts: { ...(timeouts?.connectMs ? { connectMs: timeouts.connectMs } : {}), commandMs: timeouts?.commandMs ?? 30_000 } },
+    );
     if (r.exitCode !== 0) {
-      return { transport: kind, ok: false, reason: 'remote-error', message: `${kind} reached ${transport.node} but PowerShell failed (exit ${r.exitCode}): ${r.stderr.split(/\r?\n/)[0]?.slice(0, 200) ?? ''}`, endpoint, durationMs: Date.now() - started, errorCode: 'REMOTE_FAILED' };
+      return {
+        transport: kind,
+        ok: false,
+        reason: 'remote-error',
+        message: `${kind} reached ${transport.node} but PowerShell failed (exit ${r.exitCode}): ${r.stderr.split(/\r?\n/)[0]?.slice(0, 200) ?? ''}`,
+        endpoint,
+        durationMs: Date.now() - started,
+        errorCode: 'REMOTE_FAILED',
+      };
     }
     return { transport: kind, ok: true, reason: 'ok', message: `${kind} to ${endpoint} works`, endpoint, durationMs: Date.now() - started, errorCode: null };
   } catch (error) {
     const { reason, code } = reasonFor(error);
-    return { transport: kind, ok: false, reason, message: isWindeckError(error) ? (error as WindeckError).message : String(error), endpoint, durationMs: Date.now() - started, errorCode: code };
+    return {
+      transport: kind,
+      ok: false,
+      reason,
+      message: isWindeckError(error) ? (error as WindeckError).message : String(error),
+      endpoint,
+      durationMs: Date.now() - started,
+      errorCode: code,
+    };
   }
 }
 
@@ -90,7 +128,15 @@ export async function checkCandidates(candidates: readonly TransportCandidate[],
   const out: CapabilityCheck[] = [];
   for (const c of candidates) {
     if (!c.available) {
-      out.push({ transport: c.kind, ok: false, reason: c.reason, message: c.message, endpoint: c.describe, durationMs: 0, errorCode: null });
+      out.push({
+        transport: c.kind,
+        ok: false,
+        reason: c.reason,
+        message: c.message,
+        endpoint: c.describe,
+        durationMs: 0,
+        errorCode: c.reason === 'auth' ? 'AUTH_FAILED' : null,
+      });
       continue;
     }
     const t = c.open();
@@ -105,11 +151,23 @@ const PRIORITY: ErrorCode[] = ['HOST_KEY_CHANGED', 'HOST_KEY_UNKNOWN', 'AUTH_FAI
  * The first candidate (in the given order) that passes its check. Throws when none does: the code is the most
  * telling failure (a host key problem before auth before timeout before unreachable), the message lists all.
  */
-export async function selectTransport(node: string, candidates: readonly TransportCandidate[], signal: AbortSignal): Promise<{ transport: NodeTransport; checks: CapabilityCheck[] }> {
+export async function selectTransport(
+  node: string,
+  candidates: readonly TransportCandidate[],
+  signal: AbortSignal,
+): Promise<{ transport: NodeTransport; checks: CapabilityCheck[] }> {
   const checks: CapabilityCheck[] = [];
   for (const c of candidates) {
     if (!c.available) {
-      checks.push({ transport: c.kind, ok: false, reason: c.reason, message: c.message, endpoint: c.describe, durationMs: 0, errorCode: null });
+      checks.push({
+        transport: c.kind,
+        ok: false,
+        reason: c.reason,
+        message: c.message,
+        endpoint: c.describe,
+        durationMs: 0,
+        errorCode: c.reason === 'auth' ? 'AUTH_FAILED' : null,
+      });
       continue;
     }
     const t = c.open();
@@ -122,5 +180,8 @@ export async function selectTransport(node: string, candidates: readonly Transpo
   const codes = checks.map((c) => c.errorCode).filter((c): c is ErrorCode => c !== null);
   const code = PRIORITY.find((p) => codes.includes(p)) ?? (checks.every((c) => c.reason === 'not-configured') ? 'NOT_FOUND' : 'UNREACHABLE');
   const summary = checks.map((c) => `${c.transport}: ${c.reason} (${c.message})`).join('; ');
-  throw new WindeckError(code, checks.length === 0 ? `No transport is configured for ${node}.` : `No transport reaches ${node}. ${summary}`, { node, step: 'select-transport' });
+  throw new WindeckError(code, checks.length === 0 ? `No transport is configured for ${node}.` : `No transport reaches ${node}. ${summary}`, {
+    node,
+    step: 'select-transport',
+  });
 }

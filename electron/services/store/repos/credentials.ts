@@ -1,7 +1,8 @@
 import type { Db } from '../database';
 
 export type CredentialScope = 'cluster' | 'node-group' | 'node';
-export type CredentialAuthKind = 'password' | 'key' | 'agent';
+/** password: SSH password or WinRM NTLM; basic: WinRM Basic (HTTPS only); key: SSH private key; agent: ssh-agent. */
+export type CredentialAuthKind = 'password' | 'basic' | 'key' | 'agent';
 
 /**
  * A credential set. Never holds a secret in clear: `secretBlob` is what the SecretStore sealed (a password or a
@@ -58,7 +59,15 @@ const toCredential = (r: Row): Credential => ({
 });
 
 function wildcard(pattern: string, value: string): boolean {
-  const re = new RegExp('^' + pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.') + '$', 'i');
+  const re = new RegExp(
+    '^' +
+      pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('*', '.*')
+        .replaceAll('?', '.') +
+      '$',
+    'i',
+  );
   return re.test(value);
 }
 
@@ -83,8 +92,17 @@ export class CredentialsRepo {
   }
 
   list(clusterId?: string | null): Credential[] {
-    const rows = clusterId === undefined ? this.db.prepare('SELECT * FROM credentials ORDER BY priority DESC, created_at').all() : this.db.prepare('SELECT * FROM credentials WHERE cluster_id IS ? OR cluster_id IS NULL ORDER BY priority DESC, created_at').all(clusterId);
+    const rows =
+      clusterId === undefined
+        ? this.db.prepare('SELECT * FROM credentials ORDER BY priority DESC, created_at').all()
+        : this.db.prepare('SELECT * FROM credentials WHERE cluster_id IS ? OR cluster_id IS NULL ORDER BY priority DESC, created_at').all(clusterId);
     return (rows as Row[]).map(toCredential);
+  }
+
+  /** A credential by its (unique, user-given) name. */
+  byName(name: string): Credential | null {
+    const row = this.db.prepare('SELECT * FROM credentials WHERE name = ? ORDER BY created_at LIMIT 1').get(name) as Row | undefined;
+    return row ? toCredential(row) : null;
   }
 
   remove(id: string): boolean {

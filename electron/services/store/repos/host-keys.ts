@@ -62,6 +62,11 @@ export class HostKeysRepo {
       .run({ ...key, host: key.host.toLowerCase() });
   }
 
+  /** Forget one key by its fingerprint (any host); the count removed. */
+  removeFingerprint(fingerprint: string): number {
+    return this.db.prepare('DELETE FROM host_keys WHERE fingerprint = ?').run(fingerprint).changes;
+  }
+
   /** Forget every key of host:port (the user confirmed a reinstalled node). */
   remove(host: string, port: number): number {
     return this.db.prepare('DELETE FROM host_keys WHERE host = ? AND port = ?').run(host.toLowerCase(), port).changes;

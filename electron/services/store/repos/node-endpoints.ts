@@ -59,13 +59,29 @@ export class NodeEndpointsRepo {
   }
 
   get(clusterId: string, node: string, transport: EndpointTransport): NodeEndpoint | null {
-    const row = this.db.prepare('SELECT * FROM node_endpoints WHERE cluster_id = ? AND node = ? AND transport = ?').get(clusterId, node, transport) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM node_endpoints WHERE cluster_id = ? AND node = ? AND transport = ?').get(clusterId, node, transport) as
+      Row | undefined;
     return row ? toEndpoint(row) : null;
   }
 
   /** Every endpoint of a cluster (the demo replaces its set at each start). */
   listCluster(clusterId: string): NodeEndpoint[] {
     return (this.db.prepare('SELECT * FROM node_endpoints WHERE cluster_id = ? ORDER BY node, transport').all(clusterId) as Row[]).map(toEndpoint);
+  }
+
+  /** Remove one endpoint; true when it existed. */
+  remove(clusterId: string, node: string, transport: EndpointTransport): boolean {
+    return this.db.prepare('DELETE FROM node_endpoints WHERE cluster_id = ? AND node = ? AND transport = ?').run(clusterId, node, transport).changes > 0;
+  }
+
+  /** Every endpoint of every cluster. */
+  all(): NodeEndpoint[] {
+    return (this.db.prepare('SELECT * FROM node_endpoints ORDER BY cluster_id, node, transport').all() as Row[]).map(toEndpoint);
+  }
+
+  /** Endpoints that use a credential (a credential in use is not removed silently). */
+  usingCredential(credentialId: string): NodeEndpoint[] {
+    return (this.db.prepare('SELECT * FROM node_endpoints WHERE credential_id = ?').all(credentialId) as Row[]).map(toEndpoint);
   }
 
   removeCluster(clusterId: string, source?: string): number {

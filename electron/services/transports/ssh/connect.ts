@@ -32,6 +32,8 @@ export interface SshHop {
   auth: SshAuth;
   /** Name to look the host key up under instead of host:port (ssh_config HostKeyAlias). */
   hostKeyAlias?: string;
+  /** Per-host keepalive (ssh_config ServerAliveInterval / ServerAliveCountMax); else the pool's. 0 ms disables. */
+  keepalive?: { intervalMs: number; countMax: number };
 }
 
 export interface SshTarget extends SshHop {
@@ -41,7 +43,8 @@ export interface SshTarget extends SshHop {
   jumps?: SshHop[];
 }
 
-export type HostKeyCheck = { ok: true; fingerprint: string } | { ok: false; code: 'HOST_KEY_UNKNOWN' | 'HOST_KEY_CHANGED'; message: string; fingerprint: string };
+export type HostKeyCheck =
+  { ok: true; fingerprint: string } | { ok: false; code: 'HOST_KEY_UNKNOWN' | 'HOST_KEY_CHANGED'; message: string; fingerprint: string };
 
 /** Decides about host keys (known_hosts files, keys accepted in Windeck). */
 export interface HostKeyVerifier {
@@ -93,7 +96,12 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
   const at = where(hop);
   switch (code) {
     case 'ECONNREFUSED':
-      return new WindeckError('UNREACHABLE', `Connection to ${at} was refused: nothing listens there (is sshd running, is the port right?).`, { ...context, step: 'connect' }, { cause: error });
+      return new WindeckError(
+        'UNREACHABLE',
+        `Connection to ${at} was refused: nothing listens there (is sshd running, is the port right?).`,
+        { ...context, step: 'connect' },
+        { cause: error },
+      );
     case 'ECONNRESET':
     case 'EPIPE':
       return new WindeckError('UNREACHABLE', `The connection to ${at} was reset by the peer.`, { ...context, step: 'connect' }, { cause: error });
@@ -113,7 +121,8 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
 
 function tcpConnect(hop: SshHop, timeoutMs: number, context: ErrorContext, signal?: AbortSignal): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const sock = net.connect({ host: hop.host, port: hop.port });
+    // No Nagle: pipelined requests (SFTP READs, channel opens) go out at once instead of waiting for an ACK.
+    const sock = net.connect({ host: hop.host, port: hop.port, noDelay: true });
     let settled = false;
     const finish = (error: WindeckError | null) => {
       if (settled) return;
@@ -130,7 +139,10 @@ function tcpConnect(hop: SshHop, timeoutMs: number, context: ErrorContext, signa
     };
     const onError = (e: NodeJS.ErrnoException) => finish(socketError(e, hop, context));
     const onAbort = () => finish(new WindeckError('CANCELLED', `Connecting to ${where(hop)} was cancelled.`, { ...context, step: 'connect' }));
-    const timer = setTimeout(() => finish(new WindeckError('TIMEOUT', `Connecting to ${where(hop)} timed out after ${timeoutMs} ms (connect).`, { ...context, step: 'connect' })), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new WindeckError('TIMEOUT', `Connecting to ${where(hop)} timed out after ${timeoutMs} ms (connect).`, { ...context, step: 'connect' })),
+      timeoutMs,
+    );
     sock.once('connect', () => finish(null));
     sock.on('error', onError);
     if (signal?.aborted) onAbort();
@@ -140,10 +152,22 @@ function tcpConnect(hop: SshHop, timeoutMs: number, context: ErrorContext, signa
 
 function forwardThrough(via: Client, hop: SshHop, timeoutMs: number, context: ErrorContext): Promise<Duplex> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new WindeckError('TIMEOUT', `Opening a forwarded channel to ${where(hop)} through the jump host timed out (connect).`, { ...context, step: 'connect' })), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new WindeckError('TIMEOUT', `Opening a forwarded channel to ${where(hop)} through the jump host timed out (connect).`, {
+            ...context,
+            step: 'connect',
+          }),
+        ),
+      timeoutMs,
+    );
     via.forwardOut('127.0.0.1', 0, hop.host, hop.port, (error, stream) => {
       clearTimeout(timer);
-      if (error) reject(new WindeckError('UNREACHABLE', `The jump host could not reach ${where(hop)}: ${error.message}`, { ...context, step: 'connect' }, { cause: error }));
+      if (error)
+        reject(
+          new WindeckError('UNREACHABLE', `The jump host could not reach ${where(hop)}: ${error.message}`, { ...context, step: 'connect' }, { cause: error }),
+        );
       else resolve(stream);
     });
   });
@@ -159,6 +183,8 @@ function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, contex
     let resolveClosed: (e: WindeckError | null) => void = () => undefined;
     const closed = new Promise<WindeckError | null>((r) => (resolveClosed = r));
     const handshakeMs = options.handshakeTimeoutMs ?? options.connectTimeoutMs;
+    const keepaliveIntervalMs = hop.keepalive?.intervalMs ?? options.keepaliveIntervalMs;
+    const keepaliveCountMax = hop.keepalive?.countMax ?? options.keepaliveCountMax;
 
     const classify = (error: Error & { level?: string }): WindeckError => {
       if (hostKeyError) return hostKeyError;
@@ -166,16 +192,36 @@ function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, contex
       const level = error.level ?? '';
       const msg = error.message ?? String(error);
       if (level === 'client-authentication') {
-        return new WindeckError('AUTH_FAILED', `${where(hop)} refused the credentials for user "${hop.auth.username}" (all offered methods failed).`, { ...context, step: 'auth' }, { cause: error });
+        return new WindeckError(
+          'AUTH_FAILED',
+          `${where(hop)} refused the credentials for user "${hop.auth.username}" (all offered methods failed).`,
+          { ...context, step: 'auth' },
+          { cause: error },
+        );
       }
       if (/privateKey|passphrase|Encrypted private/i.test(msg)) {
-        return new WindeckError('AUTH_FAILED', `The private key for ${where(hop)} could not be used: ${msg.replace(/\s+/g, ' ').slice(0, 160)}`, { ...context, step: 'auth' }, { cause: error });
+        return new WindeckError(
+          'AUTH_FAILED',
+          `The private key for ${where(hop)} could not be used: ${msg.replace(/\s+/g, ' ').slice(0, 160)}`,
+          { ...context, step: 'auth' },
+          { cause: error },
+        );
       }
       if (/keepalive/i.test(msg)) {
-        return new WindeckError('UNREACHABLE', `${where(hop)} stopped answering (no keepalive reply for ${options.keepaliveIntervalMs * (options.keepaliveCountMax + 1)} ms).`, { ...context, step: 'keepalive' }, { cause: error });
+        return new WindeckError(
+          'UNREACHABLE',
+          `${where(hop)} stopped answering (no keepalive reply for ${keepaliveIntervalMs * (keepaliveCountMax + 1)} ms).`,
+          { ...context, step: 'keepalive' },
+          { cause: error },
+        );
       }
       if (level === 'client-timeout') {
-        return new WindeckError('TIMEOUT', `The SSH handshake with ${where(hop)} did not finish within ${handshakeMs} ms (handshake).`, { ...context, step: 'handshake' }, { cause: error });
+        return new WindeckError(
+          'TIMEOUT',
+          `The SSH handshake with ${where(hop)} did not finish within ${handshakeMs} ms (handshake).`,
+          { ...context, step: 'handshake' },
+          { cause: error },
+        );
       }
       if ((error as NodeJS.ErrnoException).code) return socketError(error as NodeJS.ErrnoException, hop, context);
       return new WindeckError('UNREACHABLE', `SSH with ${where(hop)} failed: ${msg}`, { ...context, step: ready ? 'session' : 'handshake' }, { cause: error });
@@ -224,7 +270,12 @@ function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, contex
     client.on('close', () => {
       dead = true;
       options.signal?.removeEventListener('abort', onAbort);
-      if (!ready) reject(hostKeyError ?? closedReason ?? new WindeckError('UNREACHABLE', `${where(hop)} closed the connection during the SSH handshake.`, { ...context, step: 'handshake' }));
+      if (!ready)
+        reject(
+          hostKeyError ??
+            closedReason ??
+            new WindeckError('UNREACHABLE', `${where(hop)} closed the connection during the SSH handshake.`, { ...context, step: 'handshake' }),
+        );
       resolveClosed(closedReason);
     });
 
@@ -233,8 +284,8 @@ function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, contex
       sock: sock as unknown as ConnectConfig['sock'],
       username: hop.auth.username,
       readyTimeout: handshakeMs,
-      keepaliveInterval: options.keepaliveIntervalMs,
-      keepaliveCountMax: options.keepaliveCountMax,
+      keepaliveInterval: keepaliveIntervalMs,
+      keepaliveCountMax: keepaliveCountMax,
       algorithms: { serverHostKey: hostKeyAlgorithmOrder(known) as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
       hostVerifier: (key: Buffer) => {
         const check = options.verifier.check(hop.host, hop.port, key, hop.hostKeyAlias);

@@ -1,11 +1,20 @@
 import type { Writable } from 'node:stream';
 import type { ClientChannel } from 'ssh2';
 import { WindeckError, isWindeckError, type ErrorContext } from '../../../../shared/contract/errors';
-import { NODE_CHANNEL_TIMEOUT_MS, NODE_COMMAND_TIMEOUT_MS, NODE_CONNECT_TIMEOUT_MS, NODE_IDLE_TIMEOUT_MS, NODE_OUTPUT_MAX_BYTES } from '../../../../shared/domain/limits';
+import {
+  NODE_CHANNEL_TIMEOUT_MS,
+  NODE_COMMAND_TIMEOUT_MS,
+  NODE_CONNECT_TIMEOUT_MS,
+  NODE_IDLE_TIMEOUT_MS,
+  NODE_OUTPUT_MAX_BYTES,
+  SFTP_READ_CHUNK_BYTES,
+  SFTP_READS_IN_FLIGHT,
+} from '../../../../shared/domain/limits';
 import { encodeInvocation } from '../../powershell/invoke';
 import type { NodeTransport, RunRequest, RunResult, RunTimeouts } from '../node-transport';
 import type { SshTarget } from './connect';
 import type { SshLease, SshPool } from './pool';
+import { pipelinedRead } from './sftp-read';
 
 /**
  * NodeTransport over SSH (ssh2). Each run leases a pooled connection, opens an exec channel with the fixed
@@ -42,19 +51,33 @@ function openExec(lease: SshLease, command: string, timeoutMs: number, context: 
       else resolve(channel!);
     };
     const onAbort = () => finish(new WindeckError('CANCELLED', 'Cancelled while opening the SSH channel.', { ...context, step: 'channel' }));
-    const timer = setTimeout(() => finish(new WindeckError('TIMEOUT', `The node did not open an SSH channel within ${timeoutMs} ms (channel).`, { ...context, step: 'channel' })), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new WindeckError('TIMEOUT', `The node did not open an SSH channel within ${timeoutMs} ms (channel).`, { ...context, step: 'channel' })),
+      timeoutMs,
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       lease.connection.client.exec(command, (error, channel) => {
         if (error && lease.connection.dead) {
-          void lease.connection.closed.then((reason) => finish(reason ?? new WindeckError('UNREACHABLE', `The SSH connection closed before the channel opened: ${error.message}`, { ...context, step: 'channel' }, { cause: error })));
+          void lease.connection.closed.then((reason) =>
+            finish(
+              reason ??
+                new WindeckError(
+                  'UNREACHABLE',
+                  `The SSH connection closed before the channel opened: ${error.message}`,
+                  { ...context, step: 'channel' },
+                  { cause: error },
+                ),
+            ),
+          );
         } else if (error) {
           finish(new WindeckError('REMOTE_FAILED', `The node refused to run the command: ${error.message}`, { ...context, step: 'channel' }, { cause: error }));
-        }
-        else finish(null, channel);
+        } else finish(null, channel);
       });
     } catch (error) {
-      finish(new WindeckError('UNREACHABLE', `The SSH connection is not usable: ${(error as Error).message}`, { ...context, step: 'channel' }, { cause: error }));
+      finish(
+        new WindeckError('UNREACHABLE', `The SSH connection is not usable: ${(error as Error).message}`, { ...context, step: 'channel' }, { cause: error }),
+      );
     }
   });
 }
@@ -97,7 +120,14 @@ export class SshTransport implements NodeTransport {
     }
   }
 
-  private drive(channel: ClientChannel, lease: SshLease, stdin: string, request: RunRequest, t: RunTimeouts, ctx: ErrorContext): Promise<Omit<RunResult, 'startedAt' | 'durationMs'>> {
+  private drive(
+    channel: ClientChannel,
+    lease: SshLease,
+    stdin: string,
+    request: RunRequest,
+    t: RunTimeouts,
+    ctx: ErrorContext,
+  ): Promise<Omit<RunResult, 'startedAt' | 'durationMs'>> {
     const max = this.options.maxOutputBytes ?? NODE_OUTPUT_MAX_BYTES;
     return new Promise((resolve, reject) => {
       const out: Buffer[] = [];
@@ -139,16 +169,36 @@ export class SshTransport implements NodeTransport {
       };
       const armIdle = () => {
         if (idleTimer) clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => fail(new WindeckError('TIMEOUT', `No output from ${this.node} for ${t.idleMs} ms (idle) while running ${request.scriptId}.`, { ...ctx, step: 'idle' })), t.idleMs);
+        idleTimer = setTimeout(
+          () =>
+            fail(
+              new WindeckError('TIMEOUT', `No output from ${this.node} for ${t.idleMs} ms (idle) while running ${request.scriptId}.`, { ...ctx, step: 'idle' }),
+            ),
+          t.idleMs,
+        );
       };
       const onAbort = () => fail(new WindeckError('CANCELLED', `Cancelled while running ${request.scriptId} on ${this.node}.`, ctx));
-      const commandTimer = setTimeout(() => fail(new WindeckError('TIMEOUT', `${request.scriptId} on ${this.node} did not finish within ${t.commandMs} ms (command).`, { ...ctx, step: 'command' })), t.commandMs);
+      const commandTimer = setTimeout(
+        () =>
+          fail(
+            new WindeckError('TIMEOUT', `${request.scriptId} on ${this.node} did not finish within ${t.commandMs} ms (command).`, { ...ctx, step: 'command' }),
+          ),
+        t.commandMs,
+      );
       request.signal.addEventListener('abort', onAbort, { once: true });
       armIdle();
       void lease.connection.closed.then((reason) => {
         if (settled) return;
         if (exitCode !== null || exitSignal !== null) finishOk();
-        else fail(reason ?? new WindeckError('UNREACHABLE', `The connection to ${this.node} closed while ${request.scriptId} was running (after ${outBytes} bytes of output).`, { ...ctx, step: 'command' }));
+        else
+          fail(
+            reason ??
+              new WindeckError(
+                'UNREACHABLE',
+                `The connection to ${this.node} closed while ${request.scriptId} was running (after ${outBytes} bytes of output).`,
+                { ...ctx, step: 'command' },
+              ),
+          );
       });
 
       const take = (chunk: Buffer, which: 'out' | 'err') => {
@@ -163,7 +213,13 @@ export class SshTransport implements NodeTransport {
           err.push(chunk);
           request.onStderr?.(chunk);
         }
-        if (outBytes + errBytes > max) fail(new WindeckError('REMOTE_FAILED', `${request.scriptId} on ${this.node} printed more than ${max} bytes; stopped reading.`, { ...ctx, step: 'output' }));
+        if (outBytes + errBytes > max)
+          fail(
+            new WindeckError('REMOTE_FAILED', `${request.scriptId} on ${this.node} printed more than ${max} bytes; stopped reading.`, {
+              ...ctx,
+              step: 'output',
+            }),
+          );
       };
       channel.on('data', (chunk: Buffer) => take(chunk, 'out'));
       channel.stderr.on('data', (chunk: Buffer) => take(chunk, 'err'));
@@ -171,12 +227,20 @@ export class SshTransport implements NodeTransport {
         exitCode = code;
         exitSignal = signalName ?? null;
       });
-      channel.on('error', (error: Error) => fail(new WindeckError('UNREACHABLE', `The SSH channel to ${this.node} failed: ${error.message}`, { ...ctx, step: 'command' }, { cause: error })));
+      channel.on('error', (error: Error) =>
+        fail(new WindeckError('UNREACHABLE', `The SSH channel to ${this.node} failed: ${error.message}`, { ...ctx, step: 'command' }, { cause: error })),
+      );
       channel.on('close', () => {
         if (settled) return;
         if (exitCode === null && exitSignal === null) {
           const why = lease.connection.dead ? 'the connection dropped' : 'the node closed the channel';
-          fail(new WindeckError('UNREACHABLE', `${why} while ${request.scriptId} was running on ${this.node} (after ${outBytes} bytes of output, no exit status).`, { ...ctx, step: 'command' }));
+          fail(
+            new WindeckError(
+              'UNREACHABLE',
+              `${why} while ${request.scriptId} was running on ${this.node} (after ${outBytes} bytes of output, no exit status).`,
+              { ...ctx, step: 'command' },
+            ),
+          );
           return;
         }
         finishOk();
@@ -186,10 +250,15 @@ export class SshTransport implements NodeTransport {
   }
 
   /**
-   * Stream a remote file into `sink` over SFTP (Windows OpenSSH exposes `C:\x` as `/C:/x`). Resolves with the
-   * byte count. Honours `signal`; timeouts as for a run (connect, channel, idle).
+   * Stream a remote file into `sink` over SFTP (Windows OpenSSH exposes `C:\x` as `/C:/x`) with pipelined READs
+   * (`sftp-read.ts`), written in file order. Resolves with the byte count. Honours `signal`; timeouts as for a
+   * run (connect, channel, idle); `onProgress` gets each chunk's size.
    */
-  async download(remotePath: string, sink: Writable, options: { signal: AbortSignal; timeouts?: Partial<RunTimeouts> }): Promise<number> {
+  async download(
+    remotePath: string,
+    sink: Writable,
+    options: { signal: AbortSignal; timeouts?: Partial<RunTimeouts>; onProgress?: (bytes: number) => void },
+  ): Promise<number> {
     const t = this.timeouts(options.timeouts);
     const ctx = this.context('download');
     if (!/^[A-Za-z]:\\(?:[A-Za-z0-9 _.()-]+\\)*[A-Za-z0-9 _.()-]+$/.test(remotePath) || remotePath.split('\\').some((s) => s === '..')) {
@@ -201,47 +270,78 @@ export class SshTransport implements NodeTransport {
     try {
       freeSlot = await lease.channelSlot(options.signal);
       const sftp = await new Promise<import('ssh2').SFTPWrapper>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new WindeckError('TIMEOUT', `The node did not open an SFTP channel within ${t.channelMs} ms (channel).`, { ...ctx, step: 'channel' })), t.channelMs);
+        const timer = setTimeout(
+          () => reject(new WindeckError('TIMEOUT', `The node did not open an SFTP channel within ${t.channelMs} ms (channel).`, { ...ctx, step: 'channel' })),
+          t.channelMs,
+        );
         lease.connection.client.sftp((error, s) => {
           clearTimeout(timer);
           if (error) reject(new WindeckError('UNSUPPORTED', `The node does not offer SFTP: ${error.message}`, { ...ctx, step: 'channel' }, { cause: error }));
           else resolve(s);
         });
       });
+      const sftpFailure = (error: Error & { code?: number }): WindeckError => {
+        const notFound = error.code === 2 || /no such file/i.test(error.message);
+        return new WindeckError(
+          notFound ? 'NOT_FOUND' : 'REMOTE_FAILED',
+          notFound ? `${remotePath} does not exist on ${this.node}.` : `Download of ${remotePath} failed: ${error.message}`,
+          ctx,
+          { cause: error },
+        );
+      };
       try {
         return await new Promise<number>((resolve, reject) => {
-          let bytes = 0;
           let idle: NodeJS.Timeout | null = null;
-          const stream = sftp.createReadStream(sftpPath);
-          const fail = (e: WindeckError) => {
+          let stop: WindeckError | null = null;
+          let settled = false;
+          let handle: Buffer | null = null;
+          const settle = (error: WindeckError | null, bytes = 0) => {
+            if (settled) return;
+            settled = true;
             if (idle) clearTimeout(idle);
             options.signal.removeEventListener('abort', onAbort);
-            stream.destroy();
-            reject(e);
+            if (handle) sftp.close(handle, () => undefined);
+            if (error) reject(error);
+            else resolve(bytes);
+          };
+          const halt = (e: WindeckError) => {
+            stop ??= e;
+            // Fail at once; the outstanding READ answers are dropped with the SFTP channel.
+            settle(e);
           };
           const armIdle = () => {
             if (idle) clearTimeout(idle);
-            idle = setTimeout(() => fail(new WindeckError('TIMEOUT', `No data from ${this.node} for ${t.idleMs} ms (idle) while downloading.`, { ...ctx, step: 'idle' })), t.idleMs);
+            idle = setTimeout(
+              () => halt(new WindeckError('TIMEOUT', `No data from ${this.node} for ${t.idleMs} ms (idle) while downloading.`, { ...ctx, step: 'idle' })),
+              t.idleMs,
+            );
           };
-          const onAbort = () => fail(new WindeckError('CANCELLED', 'Download cancelled.', ctx));
+          const onAbort = () => halt(new WindeckError('CANCELLED', 'Download cancelled.', ctx));
           options.signal.addEventListener('abort', onAbort, { once: true });
           armIdle();
-          stream.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            armIdle();
-            if (!sink.write(chunk)) {
-              stream.pause();
-              sink.once('drain', () => stream.resume());
+          sftp.open(sftpPath, 'r', (openError, h) => {
+            if (settled) {
+              if (!openError) sftp.close(h, () => undefined);
+              return;
             }
-          });
-          stream.on('error', (error: Error & { code?: number }) => {
-            const notFound = error.code === 2 || /no such file/i.test(error.message);
-            fail(new WindeckError(notFound ? 'NOT_FOUND' : 'REMOTE_FAILED', notFound ? `${remotePath} does not exist on ${this.node}.` : `Download of ${remotePath} failed: ${error.message}`, ctx, { cause: error }));
-          });
-          stream.on('end', () => {
-            if (idle) clearTimeout(idle);
-            options.signal.removeEventListener('abort', onAbort);
-            resolve(bytes);
+            if (openError) {
+              settle(sftpFailure(openError as Error & { code?: number }));
+              return;
+            }
+            handle = h;
+            armIdle();
+            pipelinedRead(sftp, h, sink, {
+              chunkBytes: SFTP_READ_CHUNK_BYTES,
+              inFlight: SFTP_READS_IN_FLIGHT,
+              onData: (n) => {
+                armIdle();
+                options.onProgress?.(n);
+              },
+              stopped: () => stop,
+            }).then(
+              (bytes) => settle(null, bytes),
+              (error: unknown) => settle(isWindeckError(error) ? (error as WindeckError) : sftpFailure(error as Error & { code?: number })),
+            );
           });
         });
       } finally {

@@ -83,7 +83,10 @@ function patternMatches(patterns: readonly string[], host: string): boolean {
   let matched = false;
   for (const p of patterns) {
     const negated = p.startsWith('!');
-    const body = (negated ? p.slice(1) : p).replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+    const body = (negated ? p.slice(1) : p)
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replaceAll('*', '.*')
+      .replaceAll('?', '.');
     if (new RegExp(`^${body}$`, 'i').test(host)) {
       if (negated) return false;
       matched = true;
@@ -167,11 +170,33 @@ export function resolveSshHost(blocks: readonly SshConfigBlock[], alias: string,
     identityFiles: identityFiles.map((f) => expandTokens(f, vars)),
     identitiesOnly: (get('identitiesonly') ?? 'no').toLowerCase() === 'yes',
     identityAgent: get('identityagent') ? expandTokens(get('identityagent')!, vars) : null,
-    proxyJump: jumpValue === null || jumpValue.toLowerCase() === 'none' ? [] : jumpValue.split(',').map((s) => parseJump(s.trim())).filter((j) => j.host !== ''),
+    proxyJump:
+      jumpValue === null || jumpValue.toLowerCase() === 'none'
+        ? []
+        : jumpValue
+            .split(',')
+            .map((s) => parseJump(s.trim()))
+            .filter((j) => j.host !== ''),
     userKnownHostsFiles: knownHostsFiles.filter((f) => f.toLowerCase() !== 'none').map((f) => expandTokens(f, vars)),
     hostKeyAlias: get('hostkeyalias'),
     serverAliveIntervalSec: num('serveraliveinterval'),
     serverAliveCountMax: num('serveralivecountmax'),
     connectTimeoutSec: num('connecttimeout'),
+  };
+}
+
+/**
+ * ssh2's keepalive for a resolved host: ServerAliveInterval seconds -> keepaliveInterval ms (0 disables, as in
+ * OpenSSH), ServerAliveCountMax -> keepaliveCountMax (OpenSSH's default 3 when only the interval is set). Null
+ * when the config sets neither (the pool's defaults apply).
+ */
+export function keepaliveFromConfig(
+  host: Pick<ResolvedSshHost, 'serverAliveIntervalSec' | 'serverAliveCountMax'> | null,
+  defaults: { intervalMs: number; countMax: number },
+): { intervalMs: number; countMax: number } | null {
+  if (!host || (host.serverAliveIntervalSec === null && host.serverAliveCountMax === null)) return null;
+  return {
+    intervalMs: host.serverAliveIntervalSec === null ? defaults.intervalMs : host.serverAliveIntervalSec * 1000,
+    countMax: host.serverAliveCountMax ?? (host.serverAliveIntervalSec === null ? defaults.countMax : 3),
   };
 }
