@@ -34,7 +34,9 @@ export function syncStateLabel(state: SyncState): string {
     case 'stale':
       return 'stale';
     case 'offline':
-      return 'offline';
+      return 'offline (unreachable)';
+    case 'auth-failed':
+      return 'auth failed';
     case 'error':
       return 'sync error';
     default:

@@ -1,9 +1,12 @@
 import type { z } from 'zod';
+import { accessMethods } from './methods/access';
 import { appMethods } from './methods/app';
 import { bundleMethods } from './methods/bundles';
+import { clusterMethods } from './methods/clusters';
 import { diagnoseMethods } from './methods/diagnose';
 import { nodeMethods } from './methods/nodes';
 import { opsMethods } from './methods/ops';
+import { podMethods } from './methods/pods';
 import { probeMethods } from './methods/probes';
 import { restartMethods } from './methods/restarts';
 
@@ -12,11 +15,14 @@ import { restartMethods } from './methods/restarts';
  * (spread here) + one handler in `electron/services/rpc/handlers/<domain>.ts`.
  */
 export const METHODS = {
+  ...accessMethods,
   ...appMethods,
   ...bundleMethods,
+  ...clusterMethods,
   ...diagnoseMethods,
   ...nodeMethods,
   ...opsMethods,
+  ...podMethods,
   ...probeMethods,
   ...restartMethods,
 } as const;

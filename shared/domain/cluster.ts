@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** Sync state of one cluster's live inventory. */
-export const SyncState = z.enum(['never', 'syncing', 'live', 'stale', 'offline', 'error']);
+/** `offline` = the API server is unreachable; `auth-failed` = it refused the credentials (or an exec plugin is not approved). */
+export const SyncState = z.enum(['never', 'syncing', 'live', 'stale', 'offline', 'auth-failed', 'error']);
 export type SyncState = z.infer<typeof SyncState>;
 
 /** A cluster Windeck knows about (a kubeconfig context, or the simulated demo). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WindeckError } from '../../../shared/contract/errors';
 import { startWebHost } from '../../web/server';
-import { kubeInventory } from '../../services/kube/inventory';
+import { startLiveSource } from '../../services/console-source';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 
@@ -35,16 +35,10 @@ export const serveCommand: CommandDef = {
     // it (unless --offline). A kubeconfig that cannot be used is said once and the console stays on stored data.
     if (!io.args.bool('--offline')) {
       const target = { kubeconfig: io.args.string('--kubeconfig') ?? null, context: io.args.string('--context') ?? null };
-      try {
-        const inventory = kubeInventory(services.core);
-        const { ctx, clusterId } = inventory.resolve(target);
-        for (const warning of ctx.warnings) io.err(`windeck: warning: ${warning}`);
-        inventory.startLive(target);
-        services.core.repos.settings.set('activeCluster', clusterId);
-        io.err(`Windeck: syncing context "${ctx.contextName}" live into the store.`);
-      } catch (error) {
-        io.err(`Windeck: no live cluster sync: ${(error as Error).message} The console shows stored data only.`);
-      }
+      // Switching to another context later is `clusters:select` (electron/services/console-source.ts).
+      const source = startLiveSource(services.core, target);
+      for (const warning of source.warnings) io.err(`windeck: warning: ${warning}`);
+      io.err(`Windeck: ${source.message}`);
     }
     if (io.json) io.out(JSON.stringify({ url: host.url, port: host.port }));
     else io.out(host.url);

@@ -89,6 +89,11 @@ export function isUnreachable(error: unknown): boolean {
   return isWindeckError(error) && ['UNREACHABLE', 'TIMEOUT'].includes((error as WindeckError).code);
 }
 
+/** Errors that mean "the cluster refused us" (bad credentials, RBAC, an exec plugin not approved or failing). */
+export function isAuthFailure(error: unknown): boolean {
+  return isWindeckError(error) && ['AUTH_FAILED', 'PERMISSION_DENIED'].includes((error as WindeckError).code);
+}
+
 /**
  * The cluster inventory service: resolves kubeconfig contexts, syncs nodes/pods/events/DaemonSets into the
  * store (once, as an operation, or live with watches), lints workloads, and keeps exec-plugin approvals.
@@ -236,7 +241,7 @@ export class KubeInventory {
       };
     } catch (error) {
       const e = isWindeckError(error) ? (error as WindeckError) : new WindeckError('INTERNAL', String((error as Error)?.message ?? error));
-      this.core.repos.clusters.setSync(clusterId, isUnreachable(e) ? 'offline' : e.code === 'CANCELLED' ? 'stale' : 'error', { error: e.message });
+      this.core.repos.clusters.setSync(clusterId, isUnreachable(e) ? 'offline' : isAuthFailure(e) ? 'auth-failed' : e.code === 'CANCELLED' ? 'stale' : 'error', { error: e.message });
       this.core.changed(['clusters'], clusterId);
       throw e;
     } finally {
@@ -333,10 +338,33 @@ export class KubeInventory {
     const existing = this.live.get(clusterId);
     if (existing && !existing.disposed) return existing;
     this.register(ctx, clusterId);
+    this.core.repos.clusters.setSync(clusterId, 'syncing', { error: null });
+    this.core.changed(['clusters'], clusterId);
     const live = new LiveInventory(this, this.core, ctx, clusterId, { clock: options.clock ?? this.core.clock, flushIntervalMs: options.flushIntervalMs ?? INVENTORY_FLUSH_INTERVAL_MS });
     live.start();
     this.live.set(clusterId, live);
     return live;
+  }
+
+  /** The running live sync of a cluster, if any. */
+  liveOf(clusterId: string): LiveInventory | null {
+    const l = this.live.get(clusterId);
+    return l && !l.disposed ? l : null;
+  }
+
+  /** Clusters with a live sync running in this process. */
+  liveClusterIds(): string[] {
+    return [...this.live.entries()].filter(([, l]) => !l.disposed).map(([id]) => id);
+  }
+
+  /** Stop the live sync of a cluster (its stored data stays, marked stale). */
+  async stopLive(clusterId: string): Promise<void> {
+    const l = this.live.get(clusterId);
+    this.live.delete(clusterId);
+    if (l) {
+      await l.dispose();
+      this.core.changed(['clusters'], clusterId);
+    }
   }
 
   async dispose(): Promise<void> {
@@ -466,7 +494,7 @@ export class LiveInventory {
     this.inventory.status.put({ clusterId: this.clusterId, resource, state, resourceVersion: r.stats.resourceVersion, items: r.stats.items, stats: { ...r.stats }, lastError: r.stats.lastError, updatedAt: this.clock.now() });
     const states = Object.values(this.reflectors).map((x) => x.state);
     const failed = Object.values(this.reflectors).find((x) => x.state === 'failed');
-    if (failed) this.core.repos.clusters.setSync(this.clusterId, 'error', { error: failed.error?.message ?? 'stopped' });
+    if (failed) this.core.repos.clusters.setSync(this.clusterId, isAuthFailure(failed.error) ? 'auth-failed' : 'error', { error: failed.error?.message ?? 'stopped' });
     else if (states.some((s) => s === 'backoff')) this.core.repos.clusters.setSync(this.clusterId, 'offline', { error: Object.values(this.reflectors).find((x) => x.state === 'backoff')?.stats.lastError ?? null });
     this.core.changed(['clusters'], this.clusterId);
   }
@@ -593,6 +621,15 @@ export class LiveInventory {
       this.inventory.status.put({ clusterId: this.clusterId, resource, state: r.state, resourceVersion: r.stats.resourceVersion, items: r.stats.items, stats: { ...r.stats }, lastError: r.stats.lastError, updatedAt: now });
     }
     const all = Object.values(this.reflectors);
+    // While retrying, the cluster row carries the newest error (the first one is often "watch ended").
+    const retrying = all.find((r) => r.state === 'backoff');
+    if (retrying && !all.some((r) => r.state === 'failed')) {
+      const cluster = this.core.repos.clusters.get(this.clusterId);
+      if (cluster && (cluster.syncState !== 'offline' || cluster.syncError !== retrying.stats.lastError)) {
+        this.core.repos.clusters.setSync(this.clusterId, 'offline', { error: retrying.stats.lastError });
+        scopes.add('clusters');
+      }
+    }
     if (all.every((r) => r.state === 'watching') && version) {
       this.core.repos.clusters.setSync(this.clusterId, 'live', { syncedAt: now, kubernetesVersion: version });
       scopes.add('clusters');
@@ -614,7 +651,7 @@ export class LiveInventory {
     if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
     const cluster = this.core.repos.clusters.get(this.clusterId);
     // The data stays, but nothing keeps it current any more; an auth error stays visible.
-    if (cluster && cluster.syncState !== 'error') this.core.repos.clusters.setSync(this.clusterId, 'stale', { error: null });
+    if (cluster && cluster.syncState !== 'error' && cluster.syncState !== 'auth-failed') this.core.repos.clusters.setSync(this.clusterId, 'stale', { error: null });
   }
 }
 

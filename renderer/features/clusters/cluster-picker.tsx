@@ -1,8 +1,14 @@
+import { useState } from 'react';
 import type { ClusterSummary } from '../../../shared/domain/cluster';
 import { Age } from '../../components/age';
 import { SyncBadge } from '../../components/status-badge';
+import { ClustersPanel } from './clusters-panel';
+import './clusters.css';
 
-/** Pick the cluster to look at; shows its sync state and how old its data is. */
+/**
+ * Pick the cluster to look at (stored data of any cluster); shows its sync state and how old its data is. The
+ * disclosure lists kubeconfig contexts, switches the live source, syncs now, and adds kubeconfig files.
+ */
 export function ClusterPicker({
   clusters,
   active,
@@ -12,6 +18,7 @@ export function ClusterPicker({
   active: ClusterSummary | null;
   onSelect: (id: string) => void;
 }) {
+  const [open, setOpen] = useState(false);
   return (
     <div className="cluster-picker">
       <label htmlFor="cluster-select" className="visually-hidden">
@@ -25,17 +32,16 @@ export function ClusterPicker({
           </option>
         ))}
       </select>
-      <details className="add-cluster">
-        <summary>Add cluster</summary>
-        <div className="add-cluster-body">
-          <p>
-            Adding a kubeconfig from this window is not available yet. Run <code>windeck nodes --kubeconfig PATH [--context NAME]</code> once in a terminal with
-            the same data directory; the cluster then appears in this list. <code>windeck demo</code> adds the simulated one.
-          </p>
-        </div>
+      <details className="add-cluster" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+        <summary>Add cluster · switch context</summary>
+        {open && (
+          <div className="add-cluster-body">
+            <ClustersPanel clusters={clusters} onSelect={onSelect} />
+          </div>
+        )}
       </details>
       {active && (
-        <span className="cluster-sync" aria-label={`Sync state of ${active.name}`} role="group">
+        <span className="cluster-sync" aria-label={`Sync state of ${active.name}`} role="group" title={active.syncError ?? undefined}>
           <SyncBadge state={active.syncState} />
           {active.syncState !== 'live' && <Age at={active.syncedAt} />}
         </span>

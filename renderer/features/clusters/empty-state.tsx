@@ -12,7 +12,8 @@ export function NoClusterState({ info }: { info: AppInfo | undefined }) {
           run <code>windeck demo</code> in a terminal to start a simulated cluster with Windows nodes (it appears here by itself), or
         </li>
         <li>
-          add a kubeconfig: run <code>windeck nodes --kubeconfig PATH</code> (or set <code>KUBECONFIG</code>) once, and the cluster it reaches appears here.
+          add a kubeconfig: open <strong>Add cluster · switch context</strong> at the top, give the file&apos;s path, then switch to one of its contexts (or
+          start Windeck with <code>KUBECONFIG</code> set).
         </li>
       </ol>
       {info && (

@@ -28,6 +28,8 @@ export function liveness(connection: ConnectionState, cluster: ClusterSummary | 
       return { live: false, reason: `The sync with cluster ${cluster.name} has stalled.` };
     case 'offline':
       return { live: false, reason: `Cluster ${cluster.name} is unreachable.` };
+    case 'auth-failed':
+      return { live: false, reason: `Cluster ${cluster.name} refused the credentials${cluster.syncError ? `: ${cluster.syncError.replace(/\.$/, '')}` : ''}.` };
     case 'error':
       return { live: false, reason: `Syncing cluster ${cluster.name} failed${cluster.syncError ? `: ${cluster.syncError.replace(/\.$/, '')}` : ''}.` };
     default:
