@@ -7,6 +7,7 @@ import { WEB_MAX_FRAME_BYTES } from '../../shared/domain/limits';
 import type { Services } from '../services/create-services';
 import { WebAuth } from './auth';
 import { serveStatic } from './static';
+import { UploadService } from './upload';
 
 export interface WebHostOptions {
   services: Services;
@@ -14,6 +15,8 @@ export interface WebHostOptions {
   staticDir: string;
   /** 0 = any free port. */
   port?: number;
+  /** Bytes one browser upload may hold (default WEB_UPLOAD_MAX_BYTES). */
+  uploadMaxBytes?: number;
 }
 
 export interface WebHost {
@@ -59,6 +62,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { services, staticDir } = options;
   const auth = new WebAuth();
   const sockets = new Set<WebSocket>();
+  const uploads = new UploadService({ core: services.core, ...(options.uploadMaxBytes !== undefined ? { maxBytes: options.uploadMaxBytes } : {}) });
   let port = 0;
 
   const server = http.createServer((req, res) => {
@@ -75,6 +79,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       url.searchParams.delete('token');
       res.writeHead(302, { ...headers, 'Set-Cookie': auth.sessionCookie(), Location: url.pathname + (url.search || '') });
       res.end();
+      return;
+    }
+    if (url.pathname === '/api/upload' || url.pathname.startsWith('/api/upload/')) {
+      void uploads.handle(req, res, url, headers);
       return;
     }
     if (url.pathname === '/api/rpc') {
@@ -125,7 +133,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const verdict = auth.check(req, url);
     if (!verdict.ok || url.pathname !== '/api/ws') {
       const status = !verdict.ok ? verdict.status : 404;
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
@@ -184,6 +194,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await uploads.dispose();
     },
   };
 }

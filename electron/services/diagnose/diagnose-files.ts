@@ -70,6 +70,11 @@ async function readSmall(entry: InputEntry, maxBytes = 1024 * 1024): Promise<str
   }
 }
 
+/** True for `nodes/<node>/files/...`, the bundle's copies of the files probe's output. */
+function isBundleFileCopy(innerPath: string, node: string): boolean {
+  return innerPath.replace(/\\/g, '/').replace(/^\.\//, '').startsWith(`nodes/${node}/files/`);
+}
+
 /** Diagnose files. Throws VALIDATION (bad arguments), NOT_FOUND, PARSE_FAILED (unreadable zip), CANCELLED. */
 export async function diagnoseFiles(input: DiagnoseInput, options: DiagnoseOptions = {}): Promise<DiagnoseResult> {
   const targets = [input.from, input.bundle].filter((x): x is string => typeof x === 'string' && x !== '');
@@ -85,6 +90,15 @@ export async function diagnoseFiles(input: DiagnoseInput, options: DiagnoseOptio
       if (e.innerPath !== 'manifest.json') continue;
       const text = await readSmall(e);
       if (text !== null && isBundleManifest(text)) bundleContainers.add(e.container);
+    }
+    // A bundle carries each config file twice: in the `files` probe output (with its path on the node) and as a
+    // copy under nodes/<node>/files/. The probe output is read; the copies are listed but give no facts, so a
+    // re-imported bundle reports each finding once.
+    const filesProbeNodes = new Set<string>();
+    for (const e of source.entries) {
+      if (!bundleContainers.has(e.container)) continue;
+      const role = bundleMemberRole(e.innerPath);
+      if (role.node !== null && role.probeId === 'files') filesProbeNodes.add(`${e.container}|${role.node}`);
     }
     const filesTotal = source.entries.length;
     const bytesTotal = source.entries.reduce((s, e) => s + (e.sizeBytes ?? 0), 0);
@@ -119,14 +133,21 @@ export async function diagnoseFiles(input: DiagnoseInput, options: DiagnoseOptio
         },
       );
       inputs.push({ path: entry.path, kind: scan.kind });
-      facts.push(...scan.facts);
+      if (role.node !== null && filesProbeNodes.has(`${entry.container}|${role.node}`) && isBundleFileCopy(entry.innerPath, role.node)) {
+        if (scan.facts.length > 0) options.onWarning?.(entry.path, 'a copy of a file in probes/files.raw: read from there, not twice');
+      } else {
+        facts.push(...scan.facts);
+      }
       for (const w of scan.warnings) options.onWarning?.(entry.path, w);
       filesDone++;
       // One event per finished file (byte-level updates in between are throttled).
       progress(entry.path, true);
     }
     progress(null, true);
-    const findings = evaluate(facts, { rules: options.rules, onRuleError: (id, error) => options.onWarning?.('(rules)', `rule ${id} failed: ${(error as Error).message}`) });
+    const findings = evaluate(facts, {
+      rules: options.rules,
+      onRuleError: (id, error) => options.onWarning?.('(rules)', `rule ${id} failed: ${(error as Error).message}`),
+    });
     return { inputs, findings };
   } finally {
     await source.close();

@@ -8,8 +8,9 @@ import { ProgressBar } from '../../components/progress-bar';
 import { TableWrap } from '../../components/table-wrap';
 import { FindingList } from '../diagnostics/finding-card';
 import { useOperation } from '../operations/use-operation';
+import { droppedItems, filesToItems, uploadAndDiagnose, UploadFailure, type UploadItem, type UploadProgress } from './upload';
 
-/** Archives cannot be sent as text; by path they can (the backend runs on this machine). */
+/** Archives cannot be sent as text: uploaded in a browser, by path elsewhere (the backend runs on this machine). */
 const ARCHIVE = /\.(zip|gz|tgz|7z|cab|evtx|etl)$/i;
 
 interface Outcome {
@@ -37,7 +38,12 @@ export function ImportView() {
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const [upload, setUpload] = useState<UploadProgress | null>(null);
+  const uploadAbort = useRef<AbortController | null>(null);
   const op = useOperation(opId);
+  // The web host takes uploads; the desktop window and tests read dropped text (and archives by path).
+  const canUpload = client.transport.kind === 'websocket';
 
   const opOutcome = op.op?.state === 'succeeded' ? DiagnoseOutput.safeParse(op.op.result) : null;
   const shown: Outcome | null = opId ? (opOutcome?.success ? { output: opOutcome.data, skipped: [] } : null) : outcome;
@@ -65,8 +71,31 @@ export function ImportView() {
     setOutcome({ output, skipped });
   }
 
+  /** Web host: upload what was dropped or chosen (zip, folder tree, loose files) and diagnose it as one set. */
+  async function byUpload(items: UploadItem[]) {
+    setError(null);
+    setOutcome(null);
+    setOpId(null);
+    const abort = new AbortController();
+    uploadAbort.current = abort;
+    setUpload({ bytesDone: 0, bytesTotal: 0, filesDone: 0, filesTotal: items.length, current: null });
+    try {
+      const started = await uploadAndDiagnose(items, setUpload, abort.signal);
+      setOpId(started.operationId);
+    } catch (e) {
+      setError(e instanceof UploadFailure ? e.error : { code: 'INTERNAL', message: (e as Error).message, retryable: false });
+    } finally {
+      setUpload(null);
+      uploadAbort.current = null;
+    }
+  }
+
   async function files(list: FileList | null) {
     if (!list || list.length === 0) return;
+    if (canUpload) {
+      await byUpload(filesToItems(list));
+      return;
+    }
     const items: Array<{ name: string; text: string }> = [];
     const skipped: Outcome['skipped'] = [];
     for (const file of Array.from(list)) {
@@ -86,6 +115,14 @@ export function ImportView() {
   function onDrop(e: DragEvent) {
     e.preventDefault();
     setDragging(false);
+    if (canUpload) {
+      // Entries are taken now, while the drop event runs; folders are walked afterwards.
+      const pending = droppedItems(e.dataTransfer);
+      void pending.then(byUpload, (err: unknown) =>
+        setError({ code: 'PERMISSION_DENIED', message: `The dropped items cannot be read: ${(err as Error).message}`, retryable: false }),
+      );
+      return;
+    }
     void files(e.dataTransfer.files);
   }
 
@@ -125,12 +162,48 @@ export function ImportView() {
           onDragLeave={() => setDragging(false)}
           onDrop={onDrop}
         >
-          <h3>Drop loose files</h3>
-          <p>Drop log or output files here (kubelet.log, Get-Service output, hnsdiag, ipconfig /all, CNI config…), or</p>
-          <input ref={fileInput} id="import-files" type="file" multiple className="visually-hidden" onChange={(e) => void files(e.target.files)} />
-          <button type="button" className="secondary" onClick={() => fileInput.current?.click()}>
+          {canUpload ? (
+            <>
+              <h3>Drop a bundle, a folder or files</h3>
+              <p>
+                Drop a Windeck bundle or AKS zip, a collectlogs.ps1 folder, or log and output files here: they are uploaded to Windeck on this machine and
+                diagnosed together. Or
+              </p>
+            </>
+          ) : (
+            <>
+              <h3>Drop loose files</h3>
+              <p>Drop log or output files here (kubelet.log, Get-Service output, hnsdiag, ipconfig /all, CNI config…), or</p>
+            </>
+          )}
+          <input
+            ref={fileInput}
+            id="import-files"
+            aria-label="Files to diagnose"
+            type="file"
+            multiple
+            className="visually-hidden"
+            onChange={(e) => void files(e.target.files)}
+          />
+          <button type="button" className="secondary" onClick={() => fileInput.current?.click()} disabled={upload !== null}>
             Choose files…
           </button>
+          {canUpload && (
+            <>
+              <input
+                ref={folderInput}
+                id="import-folder"
+                aria-label="Folder to diagnose"
+                type="file"
+                className="visually-hidden"
+                {...{ webkitdirectory: '' }}
+                onChange={(e) => void files(e.target.files)}
+              />{' '}
+              <button type="button" className="secondary" onClick={() => folderInput.current?.click()} disabled={upload !== null}>
+                Choose a folder…
+              </button>
+            </>
+          )}
         </div>
         <form
           className="panel"
@@ -155,6 +228,18 @@ export function ImportView() {
       </div>
       {error && <ErrorNotice error={error} />}
       {busy && <p role="status">Diagnosing…</p>}
+      {upload && (
+        <div className="inline-progress" role="status">
+          <ProgressBar fraction={upload.bytesTotal > 0 ? upload.bytesDone / upload.bytesTotal : null} label="Uploading" />
+          <span>
+            Uploading {Math.min(upload.filesDone + 1, upload.filesTotal)} of {upload.filesTotal}
+            {upload.current ? ` (${upload.current})` : ''}
+          </span>
+          <button type="button" className="secondary small" onClick={() => uploadAbort.current?.abort()}>
+            Cancel upload
+          </button>
+        </div>
+      )}
       {op.op && ['queued', 'running'].includes(op.op.state) && (
         <div className="inline-progress" role="status">
           <ProgressBar fraction={op.op.fraction} label="Diagnosing" />
@@ -164,7 +249,7 @@ export function ImportView() {
           </button>
         </div>
       )}
-      {opError && <ErrorNotice error={opError} onRetry={() => void byPath()} />}
+      {opError && <ErrorNotice error={opError} {...(path.trim() ? { onRetry: () => void byPath() } : {})} />}
       {shown && <ImportResult outcome={shown} />}
     </section>
   );

@@ -1,6 +1,7 @@
 import type { NodeModel } from '../../../shared/domain/node';
 import { TableWrap } from '../../components/table-wrap';
 import { windowsLabel } from '../nodes/fleet-model';
+import { NodeLayoutPanel } from './node-layout';
 
 function Row({ label, value }: { label: string; value: string | null | undefined }) {
   return (
@@ -11,7 +12,7 @@ function Row({ label, value }: { label: string; value: string | null | undefined
   );
 }
 
-/** What the cluster says about the node: conditions, versions, addresses, taints, labels. */
+/** What the cluster says about the node (conditions, versions, addresses, taints, labels) and its detected layout. */
 export function NodeOverview({ node }: { node: NodeModel }) {
   const labels = Object.entries(node.labels).sort(([a], [b]) => a.localeCompare(b));
   return (
@@ -50,6 +51,7 @@ export function NodeOverview({ node }: { node: NodeModel }) {
           </TableWrap>
         )}
       </section>
+      {node.os === 'windows' && <NodeLayoutPanel node={node.name} />}
       <section className="panel" aria-labelledby="versions-title">
         <h3 id="versions-title">System</h3>
         <dl className="kv">

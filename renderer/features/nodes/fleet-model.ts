@@ -1,5 +1,6 @@
 import type { NodeHealth, NodeOs, NodeSummary } from '../../../shared/domain/node';
 import type { Severity } from '../../../shared/domain/finding';
+import type { NodeProbeBrief } from '../../../shared/contract/methods/nodes';
 
 export interface FindingCounts {
   error: number;
@@ -7,25 +8,32 @@ export interface FindingCounts {
   info: number;
 }
 
-/** A fleet table row: the stored node summary plus its open findings (null when findings are not known). */
+/**
+ * A fleet table row: the stored node summary plus its open findings (null when findings are not known) and its
+ * probe brief (null: never probed).
+ */
 export interface FleetRow extends NodeSummary {
   findings: FindingCounts | null;
+  probe: NodeProbeBrief | null;
 }
 
 export type OsFilter = 'all' | NodeOs;
 export type HealthFilter = 'all' | 'problems' | NodeHealth;
 export type FindingFilter = 'all' | 'any' | Severity;
+/** `not-running`: the newest services probe shows a component service in another state than Running. */
+export type ServiceFilter = 'all' | 'not-running';
 
 export interface FleetFilter {
   os: OsFilter;
   health: HealthFilter;
   finding: FindingFilter;
+  service: ServiceFilter;
   search: string;
 }
 
-export const EMPTY_FILTER: FleetFilter = { os: 'all', health: 'all', finding: 'all', search: '' };
+export const EMPTY_FILTER: FleetFilter = { os: 'all', health: 'all', finding: 'all', service: 'all', search: '' };
 
-export const SORT_KEYS = ['name', 'os', 'windows', 'kubelet', 'runtime', 'ready', 'pods', 'health', 'findings', 'syncedAt'] as const;
+export const SORT_KEYS = ['name', 'os', 'windows', 'kubelet', 'runtime', 'ready', 'pods', 'services', 'health', 'findings', 'probedAt', 'syncedAt'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export interface SortSpec {
   key: SortKey;
@@ -41,6 +49,29 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
 
 function findingsScore(f: FindingCounts | null): number {
   return f ? f.error * 1_000_000 + f.warning * 1_000 + f.info : -1;
+}
+
+/** Component services whose newest state is not Running, as `[name, state]`, in column order. */
+export function servicesNotRunning(probe: NodeProbeBrief | null): Array<[string, string]> {
+  if (!probe?.services) return [];
+  return Object.entries(probe.services).filter(([, state]) => state !== 'Running');
+}
+
+/** "kubelet running, kube-proxy stopped": the services cell's accessible text. */
+export function servicesText(probe: NodeProbeBrief | null): string {
+  if (!probe) return 'not probed yet';
+  if (probe.servicesOk === false) return 'services probe failed';
+  if (!probe.services) return 'services not probed yet';
+  const entries = Object.entries(probe.services);
+  if (entries.length === 0) return 'no component service on the node';
+  return entries.map(([name, state]) => `${name} ${state.toLowerCase()}`).join(', ');
+}
+
+/** For sorting: failed or unknown probes first among the probed, then by how many services are not running. */
+function servicesScore(probe: NodeProbeBrief | null): number {
+  if (!probe || (probe.services === null && probe.servicesOk === null)) return -1;
+  if (probe.servicesOk === false) return 1_000;
+  return servicesNotRunning(probe).length;
 }
 
 function matchesSearch(row: FleetRow, needle: string): boolean {
@@ -65,6 +96,7 @@ export function filterRows(rows: readonly FleetRow[], filter: FleetFilter): Flee
     if (filter.os !== 'all' && row.os !== filter.os) return false;
     if (filter.health === 'problems' && row.health === 'healthy') return false;
     if (filter.health !== 'all' && filter.health !== 'problems' && row.health !== filter.health) return false;
+    if (filter.service === 'not-running' && servicesNotRunning(row.probe).length === 0) return false;
     if (filter.finding !== 'all') {
       const f = row.findings;
       if (!f) return false;
@@ -97,6 +129,10 @@ function compare(a: FleetRow, b: FleetRow, key: SortKey): number {
       return HEALTH_RANK[a.health] - HEALTH_RANK[b.health];
     case 'findings':
       return findingsScore(a.findings) - findingsScore(b.findings);
+    case 'services':
+      return servicesScore(a.probe) - servicesScore(b.probe);
+    case 'probedAt':
+      return (a.probe?.probedAt ?? -1) - (b.probe?.probedAt ?? -1);
     case 'syncedAt':
       return (a.syncedAt ?? -1) - (b.syncedAt ?? -1);
   }
@@ -134,8 +170,8 @@ export function summarize(rows: readonly NodeSummary[]): FleetSummary {
 /** Next sort when a column header is activated: same column flips, a new column starts at its natural order. */
 export function nextSort(current: SortSpec, key: SortKey): SortSpec {
   if (current.key === key) return { key, dir: current.dir === 'asc' ? 'desc' : 'asc' };
-  // For health and findings the interesting end is the worst, so they start descending.
-  return { key, dir: key === 'health' || key === 'findings' ? 'desc' : 'asc' };
+  // For health, findings and services the interesting end is the worst, so they start descending.
+  return { key, dir: key === 'health' || key === 'findings' || key === 'services' ? 'desc' : 'asc' };
 }
 
 /** "Windows Server 2022 (20348)" style label from release and build. */

@@ -3,7 +3,7 @@ import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react'
 import { Age } from '../../components/age';
 import { HealthBadge, ReadyBadge } from '../../components/status-badge';
 import type { FleetRow, SortKey, SortSpec } from './fleet-model';
-import { windowsLabel } from './fleet-model';
+import { servicesText, windowsLabel } from './fleet-model';
 
 export const ROW_HEIGHT_PX = 36;
 export const HEADER_HEIGHT_PX = 40;
@@ -23,8 +23,10 @@ const COLUMNS: readonly Column[] = [
   { key: 'runtime', label: 'Runtime', widthPx: 180 },
   { key: 'ready', label: 'Ready', widthPx: 100 },
   { key: 'pods', label: 'Pods', widthPx: 70 },
+  { key: 'services', label: 'Services', widthPx: 260 },
   { key: 'health', label: 'Health', widthPx: 300 },
   { key: 'findings', label: 'Open findings', widthPx: 170 },
+  { key: 'probedAt', label: 'Last probed', widthPx: 130 },
   { key: 'syncedAt', label: 'Last synced', widthPx: 140 },
 ];
 
@@ -58,6 +60,31 @@ function FindingsCell({ findings }: { findings: FleetRow['findings'] }) {
           ℹ {findings.info}
         </span>
       )}
+    </span>
+  );
+}
+
+/** Short badge text per state; the full words are in the cell's accessible text. */
+const STATE_ICON: Record<string, string> = { Running: '●', Stopped: '■', StartPending: '◔', StopPending: '◔', Paused: '❚❚' };
+
+/** Compact service badges: shape and colour per state, one accessible sentence for the whole cell. */
+function ServicesCell({ probe }: { probe: FleetRow['probe'] }) {
+  const text = servicesText(probe);
+  if (!probe?.services || Object.keys(probe.services).length === 0) {
+    return (
+      <span className={probe?.servicesOk === false ? 'badge health-error' : 'muted'} title={text}>
+        {probe?.servicesOk === false ? 'probe failed' : probe?.services ? 'none' : '—'}
+      </span>
+    );
+  }
+  return (
+    <span className="service-badges" title={text}>
+      <span className="visually-hidden">{text}</span>
+      {Object.entries(probe.services).map(([name, state]) => (
+        <span key={name} className={`badge service-state ${state === 'Running' ? 'health-healthy' : 'health-error'}`} aria-hidden="true">
+          {STATE_ICON[state] ?? '?'} {name}
+        </span>
+      ))}
     </span>
   );
 }
@@ -98,12 +125,16 @@ const FleetRowView = memo(function FleetRowView({ row, index, active, live, onOp
         <ReadyBadge ready={row.ready} />
       </td>
       <td className="numeric">{row.podCount}</td>
+      <td className="cell-services">
+        <ServicesCell probe={row.probe} />
+      </td>
       <td title={row.reasons.join('\n') || undefined}>
         <HealthBadge health={row.health} /> <span className="reasons">{row.reasons.join('; ')}</span>
       </td>
       <td>
         <FindingsCell findings={row.findings} />
       </td>
+      <td className="cell-probed">{row.probe ? <Age at={row.probe.probedAt} label="" /> : <span className="muted">not probed yet</span>}</td>
       <td>
         <Age at={row.syncedAt} live={live} label="" />
       </td>

@@ -1,4 +1,4 @@
-import type { FindingFilter, FleetFilter, HealthFilter, OsFilter } from './fleet-model';
+import type { FindingFilter, FleetFilter, HealthFilter, OsFilter, ServiceFilter } from './fleet-model';
 import { EMPTY_FILTER } from './fleet-model';
 
 /** Search and filters for the fleet table. */
@@ -15,7 +15,7 @@ export function FleetToolbar({
   total: number;
   findingsKnown: boolean;
 }) {
-  const active = filter.os !== 'all' || filter.health !== 'all' || filter.finding !== 'all' || filter.search !== '';
+  const active = filter.os !== 'all' || filter.health !== 'all' || filter.finding !== 'all' || filter.service !== 'all' || filter.search !== '';
   return (
     <div className="toolbar" role="search" aria-label="Filter nodes">
       <div className="field">
@@ -63,6 +63,18 @@ export function FleetToolbar({
           <option value="error">With errors</option>
           <option value="warning">With warnings</option>
           <option value="info">With info</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="fleet-services">Services</label>
+        <select
+          id="fleet-services"
+          value={filter.service}
+          title="From each node's newest services probe"
+          onChange={(e) => onFilter({ ...filter, service: e.target.value as ServiceFilter })}
+        >
+          <option value="all">All</option>
+          <option value="not-running">A service not running</option>
         </select>
       </div>
       <p className="toolbar-count" aria-live="polite">

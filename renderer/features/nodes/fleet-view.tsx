@@ -29,9 +29,15 @@ export interface FleetViewProps {
 export function FleetView({ nodes, findings, state, onState }: FleetViewProps) {
   const { liveness } = useActiveCluster();
   const list = nodes.data?.nodes;
+  const probes = nodes.data?.probes;
   const rows: FleetRow[] = useMemo(
-    () => (list ?? []).map((n) => ({ ...n, findings: findings ? (findings.get(n.name) ?? { error: 0, warning: 0, info: 0 }) : null })),
-    [list, findings],
+    () =>
+      (list ?? []).map((n) => ({
+        ...n,
+        findings: findings ? (findings.get(n.name) ?? { error: 0, warning: 0, info: 0 }) : null,
+        probe: probes?.[n.name] ?? null,
+      })),
+    [list, findings, probes],
   );
   // Typing in the search box stays responsive on 5,000 rows: filtering runs on the deferred value.
   const deferredFilter = useDeferredValue(state.filter);

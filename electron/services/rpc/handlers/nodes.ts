@@ -1,13 +1,18 @@
 import { WindeckError } from '../../../../shared/contract/errors';
 import type { ClusterSummary } from '../../../../shared/domain/cluster';
 import type { ServiceCore } from '../../create-services';
+import { ProbeResultsRepo } from '../../store/repos/probe-results';
+import { nodeLayout } from './node-layout';
 import type { Handlers } from '../handler';
 
 /** The cluster a call means: the named one, else the active one, else the only/first one. */
 export function resolveCluster(core: ServiceCore, ref: string | undefined): ClusterSummary | null {
   if (ref) {
     const found = core.repos.clusters.find(ref);
-    if (!found) throw new WindeckError('NOT_FOUND', `No cluster "${ref}" in the store. Run \`windeck nodes\` with its kubeconfig first, or pick one from the list.`, { cluster: ref });
+    if (!found)
+      throw new WindeckError('NOT_FOUND', `No cluster "${ref}" in the store. Run \`windeck nodes\` with its kubeconfig first, or pick one from the list.`, {
+        cluster: ref,
+      });
     return found;
   }
   const active = core.repos.settings.get<string>('activeCluster');
@@ -18,14 +23,16 @@ export function resolveCluster(core: ServiceCore, ref: string | undefined): Clus
   return core.repos.clusters.list()[0] ?? null;
 }
 
-export const nodeHandlers: Pick<Handlers, 'clusters:list' | 'nodes:list' | 'nodes:get'> = {
+export const nodeHandlers: Pick<Handlers, 'clusters:list' | 'nodes:list' | 'nodes:get' | 'nodes:layout'> = {
   'clusters:list': (_input, { core }) => core.repos.clusters.list(),
   'nodes:list': (input, { core }) => {
     const cluster = resolveCluster(core, input.cluster);
-    if (!cluster) return { cluster, nodes: [] };
+    if (!cluster) return { cluster, nodes: [], probes: {} };
     // Health joins the inventory's view with the stored findings (from diagnosis), so a Ready node whose
     // kube-proxy is stopped is not shown as healthy.
     const counts = core.repos.findings.countsByNode(cluster.id);
+    // The probe brief per node comes from one query over the summary table that storing a probe keeps current.
+    const probes = new ProbeResultsRepo(core.store.db).summaries(cluster.id);
     const nodes = core.repos.nodes.listSummaries(cluster.id).map((n) => {
       const c = counts.get(n.name);
       if (!c || (c.error === 0 && c.warning === 0)) return n;
@@ -35,12 +42,22 @@ export const nodeHandlers: Pick<Handlers, 'clusters:list' | 'nodes:list' | 'node
       const health = n.health === 'unreachable' || n.health === 'error' ? n.health : c.error > 0 ? 'error' : n.health === 'healthy' ? 'warning' : n.health;
       return { ...n, health, reasons };
     });
-    return { cluster, nodes };
+    // Only nodes of the list (a node removed from the cluster keeps its summary row until it comes back).
+    return { cluster, nodes, probes: Object.fromEntries(nodes.flatMap((n) => (probes.has(n.name) ? [[n.name, probes.get(n.name)!]] : []))) };
+  },
+  'nodes:layout': (input, { core }) => {
+    const cluster = resolveCluster(core, input.cluster);
+    if (!cluster) throw new WindeckError('NOT_FOUND', 'No cluster in the store yet.', { node: input.name });
+    return nodeLayout(core, cluster.id, input.name, cluster.syncedAt);
   },
   'nodes:get': (input, { core }) => {
     const cluster = resolveCluster(core, input.cluster);
     const node = cluster ? core.repos.nodes.get(cluster.id, input.name) : null;
-    if (!node) throw new WindeckError('NOT_FOUND', `Node "${input.name}" is not in the store for this cluster.`, { node: input.name, ...(cluster ? { cluster: cluster.context } : {}) });
+    if (!node)
+      throw new WindeckError('NOT_FOUND', `Node "${input.name}" is not in the store for this cluster.`, {
+        node: input.name,
+        ...(cluster ? { cluster: cluster.context } : {}),
+      });
     return node;
   },
 };

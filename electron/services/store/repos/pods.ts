@@ -1,5 +1,7 @@
 import type { Db } from '../database';
 import type { PodProjection } from '../../kube/projections';
+import type { PodPhaseFilter, PodRow, PodSortKey } from '../../../../shared/contract/methods/pods';
+import type { NodeOs } from '../../../../shared/domain/node';
 
 /** Rows written per transaction during a full replace, so other writers never wait long. */
 const CHUNK = 5_000;
@@ -35,6 +37,33 @@ const toPod = (r: Row): PodProjection => ({
   createdAt: r.created_at,
 });
 
+export interface PodPageQuery {
+  offset: number;
+  limit: number;
+  search?: string | undefined;
+  namespace?: string | undefined;
+  node?: string | undefined;
+  phase: PodPhaseFilter;
+  os: 'all' | NodeOs;
+  sort: PodSortKey;
+  dir: 'asc' | 'desc';
+}
+
+/** ORDER BY per sort key; ties end on the primary key so a window never repeats or skips a row. */
+const POD_ORDER: Record<PodSortKey, string> = {
+  namespace: 'p.namespace {dir}, p.name {dir}',
+  name: 'p.name {dir}, p.namespace {dir}',
+  node: "COALESCE(p.node, '') {dir}, p.namespace, p.name",
+  phase: "COALESCE(p.phase, '') {dir}, p.namespace, p.name",
+  restarts: 'p.restarts {dir}, p.namespace, p.name',
+  // Age ascending = youngest first: newest creation time first.
+  age: "COALESCE(p.created_at, '') {rev}, p.namespace, p.name",
+};
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Pods per cluster (the inventory's projection; see migration 0010). */
 export class PodsRepo {
   constructor(private readonly db: Db) {}
@@ -50,7 +79,22 @@ export class PodsRepo {
   }
 
   private write(stmt: ReturnType<PodsRepo['upsertStmt']>, clusterId: string, p: PodProjection, gen: number): void {
-    stmt.run(clusterId, p.namespace, p.name, p.node, p.phase, p.status, p.readyCount, p.containerCount, p.restarts, p.podIP, p.ownerKind, p.ownerName, p.createdAt, gen);
+    stmt.run(
+      clusterId,
+      p.namespace,
+      p.name,
+      p.node,
+      p.phase,
+      p.status,
+      p.readyCount,
+      p.containerCount,
+      p.restarts,
+      p.podIP,
+      p.ownerKind,
+      p.ownerName,
+      p.createdAt,
+      gen,
+    );
   }
 
   private nextGen(clusterId: string): number {
@@ -86,10 +130,12 @@ export class PodsRepo {
     const gen = Math.max(1, this.nextGen(clusterId) - 1);
     const stmt = this.upsertStmt();
     const del = this.db.prepare('DELETE FROM pods WHERE cluster_id = ? AND namespace = ? AND name = ?');
-    this.db.transaction(() => {
-      for (const p of upserts) this.write(stmt, clusterId, p, gen);
-      for (const d of deletes) del.run(clusterId, d.namespace, d.name);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const p of upserts) this.write(stmt, clusterId, p, gen);
+        for (const d of deletes) del.run(clusterId, d.namespace, d.name);
+      })
+      .immediate();
   }
 
   count(clusterId: string): number {
@@ -98,12 +144,74 @@ export class PodsRepo {
 
   /** Pods per node name. */
   countsByNode(clusterId: string): Map<string, number> {
-    const rows = this.db.prepare('SELECT node, COUNT(*) AS n FROM pods WHERE cluster_id = ? AND node IS NOT NULL GROUP BY node').all(clusterId) as Array<{ node: string; n: number }>;
+    const rows = this.db.prepare('SELECT node, COUNT(*) AS n FROM pods WHERE cluster_id = ? AND node IS NOT NULL GROUP BY node').all(clusterId) as Array<{
+      node: string;
+      n: number;
+    }>;
     return new Map(rows.map((r) => [r.node, r.n]));
   }
 
   listByNode(clusterId: string, node: string): PodProjection[] {
     return (this.db.prepare('SELECT * FROM pods WHERE cluster_id = ? AND node = ? ORDER BY namespace, name').all(clusterId, node) as Row[]).map(toPod);
+  }
+
+  /**
+   * One window of the cluster's pods, filtered and sorted by SQLite, and how many match: two statements whatever
+   * the pod count (no row is read into JS outside the window). The OS is the pod's node's (a join on its key).
+   */
+  page(clusterId: string, q: PodPageQuery): { total: number; pods: PodRow[] } {
+    const where: string[] = ['p.cluster_id = @clusterId'];
+    const params: Record<string, string | number> = { clusterId, limit: q.limit, offset: q.offset };
+    const search = q.search?.trim() ?? '';
+    if (search !== '') {
+      where.push("(p.name LIKE @search ESCAPE '\\' OR p.namespace LIKE @search ESCAPE '\\' OR p.node LIKE @search ESCAPE '\\')");
+      params.search = `%${likeEscape(search)}%`;
+    }
+    if (q.namespace) {
+      where.push('p.namespace = @namespace');
+      params.namespace = q.namespace;
+    }
+    if (q.node) {
+      where.push('p.node = @node');
+      params.node = q.node;
+    }
+    if (q.phase === 'problems') where.push("(p.phase IS NULL OR p.phase NOT IN ('Running', 'Succeeded'))");
+    else if (q.phase !== 'all') {
+      where.push('p.phase = @phase');
+      params.phase = q.phase;
+    }
+    if (q.os === 'unknown') where.push("(n.os IS NULL OR n.os = 'unknown')");
+    else if (q.os !== 'all') {
+      where.push('n.os = @os');
+      params.os = q.os;
+    }
+    // The node join is needed to filter by OS only; the window is picked over narrow rows (rowid + sort key), and
+    // only its rows are read whole and joined to their node.
+    const join = 'LEFT JOIN nodes n ON n.cluster_id = p.cluster_id AND n.name = p.node';
+    const from = `FROM pods p ${q.os === 'all' ? '' : join}`;
+    const cond = where.join(' AND ');
+    const { limit: _l, offset: _o, ...countParams } = params;
+    const total = this.db.prepare(`SELECT COUNT(*) ${from} WHERE ${cond}`).pluck().get(countParams) as number;
+    const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
+    const order = POD_ORDER[q.sort].replaceAll('{dir}', dir).replaceAll('{rev}', dir === 'ASC' ? 'DESC' : 'ASC');
+    const rows = this.db
+      .prepare(
+        `SELECT p.*, n.os AS node_os FROM (SELECT p.rowid AS rid ${from} WHERE ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset) w
+         JOIN pods p ON p.rowid = w.rid ${join} ORDER BY ${order}`,
+      )
+      .all(params) as Array<Row & { node_os: string | null }>;
+    return {
+      total,
+      pods: rows.map((r) => {
+        const { uid: _uid, ...pod } = toPod(r);
+        return { ...pod, os: (r.node_os as NodeOs | null) ?? null };
+      }),
+    };
+  }
+
+  /** Namespaces with stored pods, sorted. */
+  namespaces(clusterId: string): string[] {
+    return this.db.prepare('SELECT DISTINCT namespace FROM pods WHERE cluster_id = ? ORDER BY namespace').pluck().all(clusterId) as string[];
   }
 
   clear(clusterId: string): void {

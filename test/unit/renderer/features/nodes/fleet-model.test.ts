@@ -19,7 +19,7 @@ function row(name: string, overrides: Partial<FleetRow> = {}): FleetRow {
     createdAt: _cr,
     ...summary
   } = nodeModel(name, overrides);
-  return { ...summary, findings: null, ...overrides };
+  return { ...summary, findings: null, probe: null, ...overrides };
 }
 
 const rows: FleetRow[] = [

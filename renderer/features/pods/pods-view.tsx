@@ -1,0 +1,364 @@
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { PodListInput, PodPhaseFilter, PodRow, PodSortKey } from '../../../shared/contract/methods/pods';
+import { UI_REFRESH_DEBOUNCE_MS } from '../../../shared/domain/limits';
+import { useQuery } from '../../api/use-query';
+import { Age } from '../../components/age';
+import { ErrorNotice } from '../../components/error-notice';
+import { navigate } from '../../app/router';
+import { useActiveCluster } from '../clusters/live-context';
+
+export const POD_ROW_HEIGHT_PX = 34;
+const HEADER_HEIGHT_PX = 40;
+/** Rows asked for per call, and the step the window moves by: only what is near the screen is ever fetched. */
+export const POD_WINDOW_ROWS = 300;
+const POD_WINDOW_STEP = 100;
+const UNMEASURED_RECT = { width: 1200, height: 600 };
+
+type OsChoice = 'all' | 'windows' | 'linux' | 'unknown';
+
+export interface PodFilter {
+  search: string;
+  namespace: string;
+  phase: PodPhaseFilter;
+  os: OsChoice;
+  sort: PodSortKey;
+  dir: 'asc' | 'desc';
+}
+
+export const EMPTY_POD_FILTER: PodFilter = { search: '', namespace: '', phase: 'all', os: 'all', sort: 'namespace', dir: 'asc' };
+
+interface Column {
+  label: string;
+  widthPx: number;
+  sort: PodSortKey | null;
+}
+
+const COLUMNS: readonly Column[] = [
+  { label: 'Namespace', widthPx: 170, sort: 'namespace' },
+  { label: 'Name', widthPx: 340, sort: 'name' },
+  { label: 'Node', widthPx: 200, sort: 'node' },
+  { label: 'Status', widthPx: 170, sort: 'phase' },
+  { label: 'Ready', widthPx: 80, sort: null },
+  { label: 'Restarts', widthPx: 100, sort: 'restarts' },
+  { label: 'Age', widthPx: 120, sort: 'age' },
+  { label: 'OS', widthPx: 90, sort: null },
+];
+
+/** The window (offset) that keeps rows `first..last` inside it, moving in steps so small scrolls fetch nothing. */
+export function windowOffset(current: number, first: number, last: number, total: number): number {
+  if (first >= current && last < current + POD_WINDOW_ROWS) return current;
+  const wanted = Math.max(0, Math.floor(first / POD_WINDOW_STEP) * POD_WINDOW_STEP - POD_WINDOW_STEP);
+  return Math.min(wanted, Math.max(0, Math.ceil((total - POD_WINDOW_ROWS) / POD_WINDOW_STEP) * POD_WINDOW_STEP));
+}
+
+function podDomId(index: number): string {
+  return `pod-row-${index}`;
+}
+
+function phaseClass(p: PodRow): string {
+  if (p.phase === 'Running' || p.phase === 'Succeeded') return p.status === p.phase || p.status === null ? 'health-healthy' : 'health-warning';
+  if (p.phase === 'Failed') return 'health-error';
+  return 'health-warning';
+}
+
+const PodRowView = memo(function PodRowView({
+  pod,
+  index,
+  active,
+  onActive,
+}: {
+  pod: PodRow | undefined;
+  index: number;
+  active: boolean;
+  onActive: (i: number) => void;
+}) {
+  if (!pod) {
+    return (
+      <tr id={podDomId(index)} aria-rowindex={index + 2} aria-busy="true" className="placeholder" style={{ height: POD_ROW_HEIGHT_PX }}>
+        <td colSpan={COLUMNS.length} className="muted">
+          Loading…
+        </td>
+      </tr>
+    );
+  }
+  const created = pod.createdAt ? Date.parse(pod.createdAt) : NaN;
+  return (
+    <tr
+      id={podDomId(index)}
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      className={active ? 'active' : undefined}
+      style={{ height: POD_ROW_HEIGHT_PX }}
+      onClick={() => onActive(index)}
+    >
+      <td title={pod.namespace}>{pod.namespace}</td>
+      <td title={pod.name}>{pod.name}</td>
+      <td title={pod.node ?? 'not scheduled'}>
+        {pod.node ? (
+          <a href={`#/nodes/${encodeURIComponent(pod.node)}`} tabIndex={-1}>
+            {pod.node}
+          </a>
+        ) : (
+          <span className="muted">not scheduled</span>
+        )}
+      </td>
+      <td title={pod.status ?? pod.phase ?? undefined}>
+        <span className={`badge ${phaseClass(pod)}`}>{pod.status ?? pod.phase ?? 'unknown'}</span>
+      </td>
+      <td className="numeric">
+        {pod.readyCount}/{pod.containerCount}
+      </td>
+      <td className="numeric">{pod.restarts}</td>
+      <td>{Number.isNaN(created) ? <span className="muted">—</span> : <Age at={created} label="" />}</td>
+      <td>{pod.os ?? '—'}</td>
+    </tr>
+  );
+});
+
+/** The search box keeps its own text; the query follows it after a short quiet time. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/**
+ * Every stored pod of the active cluster (50,000 and more): a virtualized table whose rows come from `pods:list`
+ * a window at a time (filtered and sorted in the store), so the page never holds more than a few hundred pods.
+ * Keyboard: the table is one tab stop; arrows, Page Up/Down, Home/End move, Enter opens the pod's node.
+ */
+export function PodsView() {
+  const { cluster } = useActiveCluster();
+  const [filter, setFilter] = useState<PodFilter>(EMPTY_POD_FILTER);
+  const search = useDebounced(filter.search, UI_REFRESH_DEBOUNCE_MS);
+  const [offset, setOffset] = useState(0);
+  const [activeIndex, setActiveIndex] = useState(-1);
+
+  const criteria = useMemo(
+    () => ({
+      ...(cluster ? { cluster: cluster.id } : {}),
+      ...(search.trim() ? { search: search.trim() } : {}),
+      ...(filter.namespace ? { namespace: filter.namespace } : {}),
+      phase: filter.phase,
+      os: filter.os,
+      sort: filter.sort,
+      dir: filter.dir,
+    }),
+    [cluster, search, filter.namespace, filter.phase, filter.os, filter.sort, filter.dir],
+  );
+  const criteriaKey = JSON.stringify(criteria);
+  const input: PodListInput = { ...criteria, offset, limit: POD_WINDOW_ROWS };
+  // Wait for the cluster the shell resolved, so the first window is not read twice (without, then with it).
+  const q = useQuery('pods:list', input, { scopes: ['pods', 'nodes'], enabled: cluster !== null });
+
+  // The last answer for these criteria stays on screen while the next window loads (no blank rows while scrolling).
+  const shown = useRef<{ key: string; offset: number; total: number; pods: PodRow[]; namespaces: string[] } | null>(null);
+  if (q.data) shown.current = { key: criteriaKey, offset: q.data.offset, total: q.data.total, pods: q.data.pods, namespaces: q.data.namespaces };
+  const known = shown.current && shown.current.key === criteriaKey ? shown.current : null;
+  const total = known?.total ?? 0;
+  const namespaces = shown.current?.namespaces ?? [];
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // New criteria: back to the top.
+  const lastKey = useRef(criteriaKey);
+  useEffect(() => {
+    if (lastKey.current === criteriaKey) return;
+    lastKey.current = criteriaKey;
+    setOffset(0);
+    setActiveIndex(-1);
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [criteriaKey]);
+
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => POD_ROW_HEIGHT_PX,
+    overscan: 15,
+    paddingStart: HEADER_HEIGHT_PX,
+    scrollPaddingStart: HEADER_HEIGHT_PX,
+    initialRect: UNMEASURED_RECT,
+    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+
+  useEffect(() => {
+    if (!first || !last) return;
+    setOffset((current) => windowOffset(current, first.index, last.index, total));
+  }, [first, last, total]);
+
+  useEffect(() => {
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
+
+  const podAt = useCallback((index: number): PodRow | undefined => (known && index >= known.offset ? known.pods[index - known.offset] : undefined), [known]);
+  const onActive = useCallback((i: number) => setActiveIndex(i), []);
+
+  const page = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 600) - HEADER_HEIGHT_PX) / POD_ROW_HEIGHT_PX) - 1);
+  function move(index: number) {
+    if (total === 0) return;
+    setActiveIndex(Math.max(0, Math.min(total - 1, index)));
+  }
+  function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
+    const from = activeIndex;
+    switch (e.key) {
+      case 'ArrowDown':
+        move(from + 1);
+        break;
+      case 'ArrowUp':
+        move(from < 0 ? 0 : from - 1);
+        break;
+      case 'PageDown':
+        move(from + page);
+        break;
+      case 'PageUp':
+        move(from - page);
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(total - 1);
+        break;
+      case 'Enter': {
+        const pod = podAt(from);
+        if (pod?.node) navigate({ name: 'node', node: pod.node, tab: 'overview', action: null });
+        break;
+      }
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  const sortBy = (key: PodSortKey) =>
+    setFilter((f) => (f.sort === key ? { ...f, dir: f.dir === 'asc' ? 'desc' : 'asc' } : { ...f, sort: key, dir: key === 'restarts' ? 'desc' : 'asc' }));
+  const filtered = filter.search.trim() !== '' || filter.namespace !== '' || filter.phase !== 'all' || filter.os !== 'all';
+  const padTop = first ? first.start - HEADER_HEIGHT_PX : 0;
+  const padBottom = last ? virtualizer.getTotalSize() - last.end : 0;
+
+  return (
+    <section className="fleet pods" aria-labelledby="pods-title">
+      <h2 id="pods-title">Pods</h2>
+      <div className="toolbar" role="search" aria-label="Filter pods">
+        <div className="field">
+          <label htmlFor="pods-search">Search</label>
+          <input
+            id="pods-search"
+            type="search"
+            value={filter.search}
+            placeholder="namespace, name or node…"
+            onChange={(e) => setFilter({ ...filter, search: e.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="pods-namespace">Namespace</label>
+          <select id="pods-namespace" value={filter.namespace} onChange={(e) => setFilter({ ...filter, namespace: e.target.value })}>
+            <option value="">All</option>
+            {namespaces.map((ns) => (
+              <option key={ns} value={ns}>
+                {ns}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="pods-phase">Phase</label>
+          <select id="pods-phase" value={filter.phase} onChange={(e) => setFilter({ ...filter, phase: e.target.value as PodPhaseFilter })}>
+            <option value="all">All</option>
+            <option value="problems">Not Running or Succeeded</option>
+            <option value="Running">Running</option>
+            <option value="Pending">Pending</option>
+            <option value="Failed">Failed</option>
+            <option value="Succeeded">Succeeded</option>
+            <option value="Unknown">Unknown</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="pods-os">OS</label>
+          <select id="pods-os" value={filter.os} onChange={(e) => setFilter({ ...filter, os: e.target.value as OsChoice })}>
+            <option value="all">All</option>
+            <option value="windows">Windows</option>
+            <option value="linux">Linux</option>
+            <option value="unknown">Unknown / not scheduled</option>
+          </select>
+        </div>
+        <p className="toolbar-count" aria-live="polite">
+          {known ? `${total} ${filtered ? 'matching ' : ''}pod${total === 1 ? '' : 's'}` : cluster ? 'Loading pods…' : ''}
+        </p>
+        {filtered && (
+          <button type="button" className="secondary" onClick={() => setFilter({ ...EMPTY_POD_FILTER, sort: filter.sort, dir: filter.dir })}>
+            Clear filters
+          </button>
+        )}
+      </div>
+      {q.error && <ErrorNotice error={q.error} onRetry={q.refetch} compact={known !== null} />}
+      {!cluster && <p className="panel">No cluster is chosen or stored yet: its pods appear here once the inventory sync writes them.</p>}
+      <div className="fleet-scroll" ref={scrollRef}>
+        <table
+          className="fleet-table pods-table"
+          role="grid"
+          aria-label="Pods"
+          aria-rowcount={total + 1}
+          aria-colcount={COLUMNS.length}
+          aria-readonly="true"
+          aria-busy={q.refreshing}
+          tabIndex={0}
+          aria-activedescendant={activeIndex >= 0 ? podDomId(activeIndex) : undefined}
+          onKeyDown={onKeyDown}
+          onFocus={() => {
+            if (activeIndex < 0 && total > 0) move(0);
+          }}
+        >
+          <colgroup>
+            {COLUMNS.map((c) => (
+              <col key={c.label} style={{ width: c.widthPx }} />
+            ))}
+          </colgroup>
+          <thead>
+            <tr aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
+              {COLUMNS.map((c) => {
+                const sorted = c.sort !== null && filter.sort === c.sort;
+                return (
+                  <th key={c.label} scope="col" aria-sort={sorted ? (filter.dir === 'asc' ? 'ascending' : 'descending') : c.sort ? 'none' : undefined}>
+                    {c.sort ? (
+                      <button type="button" className="sort-button" onClick={() => sortBy(c.sort!)} title={`Sort by ${c.label}`}>
+                        {c.label}
+                        <span aria-hidden="true" className="sort-indicator">
+                          {sorted ? (filter.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {padTop > 0 && (
+              <tr aria-hidden="true" className="spacer" style={{ height: padTop }}>
+                <td colSpan={COLUMNS.length} />
+              </tr>
+            )}
+            {items.map((item) => (
+              <PodRowView key={item.index} pod={podAt(item.index)} index={item.index} active={item.index === activeIndex} onActive={onActive} />
+            ))}
+            {padBottom > 0 && (
+              <tr aria-hidden="true" className="spacer" style={{ height: padBottom }}>
+                <td colSpan={COLUMNS.length} />
+              </tr>
+            )}
+          </tbody>
+        </table>
+        {known && total === 0 && <p className="table-empty">{filtered ? 'No pod matches these filters.' : 'No pods are stored for this cluster.'}</p>}
+      </div>
+    </section>
+  );
+}
