@@ -49,13 +49,22 @@ fs.mkdirSync(logsDir);
 // ---- 1. Generate the logs (cheap: a few thousand template lines, numbers varied per line).
 const SECRETS = ['ghp_' + 'Zq7Xw2Lk9Pm4Rt6Yv8Bn1Cd3Fg5Hj0Kl2Mn4', 'AKIAQWERTYUIOPASDFGH', 'Pw-Bench-Secret-77x'];
 const templates = [
-  (n, _ip) => `I0612 10:${String(n % 60).padStart(2, '0')}:00.${String(n % 1e6).padStart(6, '0')}    4242 kubelet.go:2345] "SyncLoop (PLEG): event for pod" pod="kube-system/kube-proxy-windows-${(n % 97).toString(36)}x" event={"ID":"${(n * 7919).toString(16)}-8b4d","Type":"ContainerStarted"}`,
-  (n, ip) => `E0612 10:00:01.000000    4242 cni.go:387] "Error adding pod to network" err="failed to find HNSEndpoint for ${ip}: The endpoint was not found." podSandboxID="${(n * 104729).toString(16)}"`,
-  (n, _ip) => `time="2026-06-12T10:00:02.${n % 1e9}Z" level=info msg="RunPodSandbox for &PodSandboxMetadata{Name:web-${n % 50},Namespace:default,Attempt:0,} returns sandbox id \\"${(n * 31337).toString(16)}\\""`,
-  (n, ip) => `W0612 10:00:03.000000    2120 proxier.go:1081] Policy creation failed: hcnCreateLoadBalancer failed in Win32: The specified port already exists. (0x803b0013) for service default/web-${n % 40}:http ${ip}:53`,
-  (n, ip) => `I0612 10:00:04.000000    3316 vxlan_network_windows.go:120] Subnet added: 10.244.${n % 250}.0/24 via ${ip}, VNI 4096, mac 00-15-5D-${(n % 256).toString(16).padStart(2, '0').toUpperCase()}-AA-01`,
+  (n, _ip) =>
+    `I0612 10:${String(n % 60).padStart(2, '0')}:00.${String(n % 1e6).padStart(6, '0')}    4242 kubelet.go:2345] "SyncLoop (PLEG): event for pod" pod="kube-system/kube-proxy-windows-${(n % 97).toString(36)}x" event={"ID":"${(n * 7919).toString(16)}-8b4d","Type":"ContainerStarted"}`,
+  (n, ip) =>
+    `E0612 10:00:01.000000    4242 cni.go:387] "Error adding pod to network" err="failed to find HNSEndpoint for ${ip}: The endpoint was not found." podSandboxID="${(n * 104729).toString(16)}"`,
+  (n, _ip) =>
+    `time="2026-06-12T10:00:02.${n % 1e9}Z" level=info msg="RunPodSandbox for &PodSandboxMetadata{Name:web-${n % 50},Namespace:default,Attempt:0,} returns sandbox id \\"${(n * 31337).toString(16)}\\""`,
+  (n, ip) =>
+    `W0612 10:00:03.000000    2120 proxier.go:1081] Policy creation failed: hcnCreateLoadBalancer failed in Win32: The specified port already exists. (0x803b0013) for service default/web-${n % 40}:http ${ip}:53`,
+  (n, ip) =>
+    `I0612 10:00:04.000000    3316 vxlan_network_windows.go:120] Subnet added: 10.244.${n % 250}.0/24 via ${ip}, VNI 4096, mac 00-15-5D-${(n % 256).toString(16).padStart(2, '0').toUpperCase()}-AA-01`,
 ];
-const secretLines = [`I0612 10:00:05.000000 1 creds.go:9] using token ${SECRETS[0]}`, `I0612 10:00:06.000000 1 s3.go:4] access key ${SECRETS[1]}`, `I0612 10:00:07.000000 1 login.go:1] net.exe --password=${SECRETS[2]} started`];
+const secretLines = [
+  `I0612 10:00:05.000000 1 creds.go:9] using token ${SECRETS[0]}`,
+  `I0612 10:00:06.000000 1 s3.go:4] access key ${SECRETS[1]}`,
+  `I0612 10:00:07.000000 1 login.go:1] net.exe --password=${SECRETS[2]} started`,
+];
 
 function block(seed, bytes) {
   const lines = [];
@@ -111,10 +120,8 @@ await build({
       const started = Date.now();
       const stage = await BundleStage.create(path.dirname(output), { level: 'standard', pseudonyms: null });
       try {
-        for (const name of fs.readdirSync(logs).sort()) {
-          const gz = name.endsWith('.gz');
-          await stage.writeStream('nodes/bench-node/logs/' + name, fs.createReadStream(path.join(logs, name), { highWaterMark: 256 * 1024 }), { gzipped: gz });
-        }
+        // All entries handed over at once: the stage's worker pool (one per core) redacts them in parallel.
+        await Promise.all(fs.readdirSync(logs).sort().map((name) => stage.writeStream('nodes/bench-node/logs/' + name, { file: path.join(logs, name) }, { gzipped: name.endsWith('.gz') })));
         const staged = Date.now();
         const redactPeakRssBytes = process.resourceUsage().maxRSS * 1024;
         const factory = (files, part) => buildManifest({ created: new Date(), toolVersion: 'bench', cluster: { context: null, server: null, kubernetesVersion: null }, nodes: ['bench-node'], files, level: 'standard', counts: stage.counts, errors: [], ...(part ? { part } : {}) });
@@ -135,6 +142,19 @@ await build({
   target: 'node20',
   packages: 'external',
   outfile: entry,
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+
+// The worker program of the stage's redaction pool, next to the pipeline (worker-pool.ts looks there).
+await build({
+  entryPoints: [path.join(root, 'electron/services/bundle/redact-worker.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: path.join(work, 'redact-worker.mjs'),
   logLevel: 'warning',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
@@ -199,7 +219,12 @@ for (const p of wr.paths) {
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-  input: { files: FILES, gzippedFiles: Math.floor(FILES / 10), logMiB: Math.round(total / 1048576), onDiskMiB: Math.round(fs.readdirSync(logsDir).reduce((n, f) => n + fs.statSync(path.join(logsDir, f)).size, 0) / 1048576) },
+  input: {
+    files: FILES,
+    gzippedFiles: Math.floor(FILES / 10),
+    logMiB: Math.round(total / 1048576),
+    onDiskMiB: Math.round(fs.readdirSync(logsDir).reduce((n, f) => n + fs.statSync(path.join(logsDir, f)).size, 0) / 1048576),
+  },
   windeck: {
     seconds: +(w.ms / 1000).toFixed(1),
     redactSeconds: +(wr.redactMs / 1000).toFixed(1),

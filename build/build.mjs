@@ -28,15 +28,30 @@ const node = {
 };
 
 const jobs = [
-  build({ ...node, entryPoints: [path.join(root, 'electron/cli/bin.ts')], outfile: path.join(dist, 'cli.js'), banner: { js: '#!/usr/bin/env node\n' + node.banner.js } }),
+  build({
+    ...node,
+    entryPoints: [path.join(root, 'electron/cli/bin.ts')],
+    outfile: path.join(dist, 'cli.js'),
+    banner: { js: '#!/usr/bin/env node\n' + node.banner.js },
+  }),
   build({ ...node, entryPoints: [path.join(root, 'electron/start.ts')], outfile: path.join(dist, 'start.js') }),
+  // The bundle's redaction worker threads (electron/services/bundle/worker-pool.ts looks for it next to the bundle
+  // that runs: dist/cli.js, dist/start.js, dist/electron/main.js).
+  build({ ...node, entryPoints: [path.join(root, 'electron/services/bundle/redact-worker.ts')], outfile: path.join(dist, 'redact-worker.js') }),
 ];
 if (exists('electron/main/main.ts')) {
   jobs.push(build({ ...node, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(dist, 'electron/main.js'), external: ['electron'] }));
 }
 if (exists('electron/preload/preload.ts')) {
   jobs.push(
-    build({ ...node, format: 'cjs', banner: {}, entryPoints: [path.join(root, 'electron/preload/preload.ts')], outfile: path.join(dist, 'electron/preload.cjs'), external: ['electron'] }),
+    build({
+      ...node,
+      format: 'cjs',
+      banner: {},
+      entryPoints: [path.join(root, 'electron/preload/preload.ts')],
+      outfile: path.join(dist, 'electron/preload.cjs'),
+      external: ['electron'],
+    }),
   );
 }
 await Promise.all(jobs);

@@ -8,6 +8,11 @@ export const OPERATION_SHUTDOWN_GRACE_MS = 5_000;
 export const STORE_BUSY_TIMEOUT_MS = 5_000;
 export const WEB_TOKEN_BYTES = 32;
 export const WEB_MAX_FRAME_BYTES = 8 * 1024 * 1024;
+/** Web host uploads (browser import of a zip, folder or files): bytes and files per upload, and how long an
+ * upload never diagnosed is kept under WINDECK_HOME/tmp/uploads. */
+export const WEB_UPLOAD_MAX_BYTES = 1024 * 1024 * 1024;
+export const WEB_UPLOAD_MAX_FILES = 20_000;
+export const WEB_UPLOAD_BATCH_TTL_MS = 60 * 60_000;
 export const DEMO_DEFAULT_NODE_COUNT = 8;
 export const DEMO_DEFAULT_WINDOWS_COUNT = 5;
 /** Renderer: first reconnect delay of the WebSocket transport; doubles per attempt up to the max. */
@@ -33,6 +38,9 @@ export const SSH_KEEPALIVE_COUNT_MAX = 3;
 /** Pooled SSH connections idle this long are closed; channels per connection (OpenSSH MaxSessions is 10). */
 export const SSH_POOL_IDLE_MS = 60_000;
 export const SSH_CHANNELS_PER_CONNECTION = 8;
+/** SFTP download: bytes per READ request and READ requests kept outstanding (pipelined, like ssh2 fastGet). */
+export const SFTP_READ_CHUNK_BYTES = 64 * 1024;
+export const SFTP_READS_IN_FLIGHT = 32;
 /** WinRM: OperationTimeout sent with each request (a Receive waits at most this long for output; capped by idle). */
 export const WINRM_OPERATION_TIMEOUT_MS = 20_000;
 /** WinRM: how much longer than OperationTimeout an answer may take before the listener counts as stalled. */
@@ -122,7 +130,11 @@ export const BUNDLE_NODE_LOGS_MAX_BYTES = 64 * 1024 * 1024;
 /** Default `--since` window of `windeck collect`. */
 export const BUNDLE_DEFAULT_SINCE_MS = 2 * 60 * 60_000;
 /** Chunk size when streaming a file through redaction. */
-export const BUNDLE_STREAM_CHUNK_BYTES = 256 * 1024;
+export const BUNDLE_STREAM_CHUNK_BYTES = 512 * 1024;
+/** Worker threads redacting and compressing streamed bundle entries in parallel (at most; fewer on fewer cores). */
+export const BUNDLE_REDACT_WORKERS_MAX = 8;
+/** zlib level of streamed log entries (deflate in the zip, or the recompressed .gz): 1 is ~3x faster than 6 for ~10% more bytes. */
+export const BUNDLE_STREAM_DEFLATE_LEVEL = 1;
 /** Whole collection (all nodes) must finish within this. */
 export const BUNDLE_COLLECT_TIMEOUT_MS = 30 * 60_000;
 /** Events kept per bundle (newest first). */

@@ -1,6 +1,7 @@
 import { base64Decode, looksUtf16le, percentDecode, percentEncode, printableRatio, utf16leDecode, utf16leEncode, utf8Decode } from './redact-codec';
 import { KIND_PRIORITY, LAST_APPLIED_ANNOTATION, SECRET_PATTERNS, TRIGGER_WORDS, type RedactionKind, type SecretKind } from './redact-patterns';
 import { PseudonymTable } from './redact-pseudonyms';
+import { LiteralScanner } from './redact-scan';
 
 /**
  * Redaction of text before anything is written into a bundle (DESIGN.md section 6, issue 6). Pure: strings and
@@ -95,8 +96,8 @@ function better(a: RedactionKind, b: RedactionKind): RedactionKind {
 
 /** Texts up to this size are searched whole; larger ones only around trigger words (see triggerWindows). */
 const SMALL_TEXT_CHARS = 16 * 1024;
-/** The trigger words as one literal alternation, run over a lower-cased copy of the text. */
-const TRIGGER = new RegExp(TRIGGER_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+/** The trigger words, searched case-insensitively in one pass (see redact-scan.ts). */
+const TRIGGER = new LiteralScanner(TRIGGER_WORDS);
 
 /**
  * Line ranges of a large text worth searching: every line holding a trigger word, with one line before and two
@@ -105,21 +106,19 @@ const TRIGGER = new RegExp(TRIGGER_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\
  */
 function triggerWindows(text: string): Array<[number, number]> {
   const windows: Array<[number, number]> = [];
+  // U+0130 lower-cases to two characters: such texts are searched whole, as before.
+  if (text.includes('\u0130')) return [[0, text.length]];
   let coveredTo = -1;
-  // toLowerCase keeps every offset (the text is Latin-1 or UTF-16 code units; no case mapping changes length
-  // for them except a few rare letters, which are not in any trigger word).
-  const lower = text.toLowerCase();
-  if (lower.length !== text.length) return [[0, text.length]];
-  for (const m of lower.matchAll(TRIGGER)) {
-    const at = m.index;
+  for (const [at, wordIndex] of TRIGGER.findAll(text)) {
+    const word = TRIGGER_WORDS[wordIndex] as string;
     if (at < coveredTo) continue;
     let start = text.lastIndexOf('\n', at - 1) + 1;
     if (start > 0) start = text.lastIndexOf('\n', start - 2) + 1;
     let end = at;
     for (let k = 0; k < 3 && end >= 0; k++) end = text.indexOf('\n', end + 1);
     if (end < 0) end = text.length;
-    if (m[0] === '-----begin' || m[0] === 'putty-user-key-file') {
-      const close = text.indexOf(m[0] === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
+    if (word === '-----begin' || word === 'putty-user-key-file') {
+      const close = text.indexOf(word === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
       const closeEnd = close < 0 ? text.length : text.indexOf('\n', close);
       end = Math.max(end, closeEnd < 0 ? text.length : closeEnd);
     }
@@ -193,7 +192,8 @@ function detectStructural(text: string, spans: Span[]): void {
         const quoted = /^(["'])((?:[^"'\\]|\\.|(?!\1)["'])*)\1/.exec(inline);
         const start = quoted ? valueStart + 1 : valueStart;
         const content = quoted ? (quoted[2] as string) : inline;
-        if (content.trim() !== '' && !content.startsWith('[REDACTED')) spans.push(structural(start, start + content.length, 'last-applied-configuration', content.length));
+        if (content.trim() !== '' && !content.startsWith('[REDACTED'))
+          spans.push(structural(start, start + content.length, 'last-applied-configuration', content.length));
       }
     }
   }
@@ -270,13 +270,23 @@ function detectYamlSecretData(text: string, spans: Span[]): void {
             const bEnd = blockEnd(doc, lineEnd, lead);
             if (bEnd > valueStart) {
               const body = doc.slice(lineEnd + 1, bEnd);
-              const len = body.split('\n').map((l) => l.trim()).join(isData ? '' : '\n').length;
+              const len = body
+                .split('\n')
+                .map((l) => l.trim())
+                .join(isData ? '' : '\n').length;
               spans.push(structural(start + valueStart, start + bEnd, 'secret-data', isData ? decodedLength(body.replace(/\s+/g, '')) : len));
               pos = bEnd;
               continue;
             }
           } else if (value.trim() !== '' && !/^\[REDACTED/.test(value)) {
-            spans.push(structural(start + valueStart, start + valueStart + value.length, 'secret-data', isData ? decodedLength(value) : value.trim().replace(/^["']|["']$/g, '').length));
+            spans.push(
+              structural(
+                start + valueStart,
+                start + valueStart + value.length,
+                'secret-data',
+                isData ? decodedLength(value) : value.trim().replace(/^["']|["']$/g, '').length,
+              ),
+            );
           }
         }
         pos = lineEnd;
@@ -297,53 +307,140 @@ function detectJsonSecretData(text: string, spans: Span[]): void {
     for (let e = entry.exec(text); e; e = entry.exec(text)) {
       const range = e.indices?.groups?.v;
       const value = e.groups?.v ?? '';
-      if (range && value !== '' && !/^\[REDACTED/.test(value)) spans.push(structural(range[0], range[1], 'secret-data', isData ? decodedLength(value) : value.length));
+      if (range && value !== '' && !/^\[REDACTED/.test(value))
+        spans.push(structural(range[0], range[1], 'secret-data', isData ? decodedLength(value) : value.length));
     }
   }
 }
 
-/** 1 = base64 alphabet, 2 = upper-case letter, 3 = lower-case letter (index by char code < 128). */
-const B64_CLASS = (() => {
+/** Bit 1 = base64 alphabet (digits, `+`, `/`), 2 = upper-case letter, 4 = lower-case letter (char code < 128). */
+const B64_BITS = (() => {
   const t = new Uint8Array(128);
   for (let c = 48; c <= 57; c++) t[c] = 1;
   t[43] = 1;
   t[47] = 1;
   for (let c = 65; c <= 90; c++) t[c] = 2;
-  for (let c = 97; c <= 122; c++) t[c] = 3;
+  for (let c = 97; c <= 122; c++) t[c] = 4;
   return t;
 })();
 
-/** Base64 runs (20+ characters, both letter cases, not part of a base64url/identifier word), by a plain scan. */
+/**
+ * Base64 runs (20+ characters counting up to two `=`, both letter cases, not part of a base64url/identifier word),
+ * by one tight scan (this runs over every byte of every log: keep it a single loop with a table lookup).
+ */
 function base64Runs(text: string): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c0 = text.charCodeAt(i);
-    if (c0 >= 128 || B64_CLASS[c0] === 0) {
-      i++;
+  let start = -1;
+  let bits = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const k = c < 128 ? (B64_BITS[c] as number) : 0;
+    if (k !== 0) {
+      if (start < 0) {
+        start = i;
+        bits = 0;
+      }
+      bits |= k;
       continue;
     }
-    const start = i;
-    let upper = false;
-    let lower = false;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      const k = c < 128 ? (B64_CLASS[c] as number) : 0;
-      if (k === 0) break;
-      if (k === 2) upper = true;
-      else if (k === 3) lower = true;
-      i++;
-    }
+    if (start < 0) continue;
     let end = i;
     while (end < n && end - i < 2 && text.charCodeAt(end) === 61) end++;
+    if (end - start >= 20 && (bits & 6) === 6 && end - start <= MAX_ENCODED_RUN_CHARS) {
+      const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+      const after = end < n ? text.charCodeAt(end) : 32;
+      if (before !== 45 && before !== 95 && after !== 45 && after !== 95) runs.push([start, end]);
+    }
+    start = -1;
+    // The `=` padding taken is not part of the next run (the next character starts it at the earliest).
+    if (end > i) i = end - 1;
+  }
+  if (start >= 0 && n - start >= 20 && (bits & 6) === 6 && n - start <= MAX_ENCODED_RUN_CHARS) {
     const before = start > 0 ? text.charCodeAt(start - 1) : 32;
-    const after = end < n ? text.charCodeAt(end) : 32;
-    const wordish = (c: number) => c === 45 || c === 95;
-    if (end - start >= 20 && upper && lower && !wordish(before) && !wordish(after) && end - start <= MAX_ENCODED_RUN_CHARS) runs.push([start, end]);
-    i = Math.max(end, i);
+    if (before !== 45 && before !== 95) runs.push([start, n]);
   }
   return runs;
+}
+
+const B64_VALUE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < alphabet.length; i++) t[alphabet.charCodeAt(i)] = i;
+  t[45] = 62;
+  t[95] = 63;
+  return t;
+})();
+let b64Scratch = new Uint8Array(1024);
+
+/**
+ * False when the base64 run text[start, end) certainly decodes to nothing `detectEncoded` would look into: under
+ * 12 bytes, or UTF-8 text less than 85% printable (CamelCase words and hashes in logs decode to binary). The exact
+ * mirror of `base64Decode` + `utf8Decode` + `printableRatio`, without allocating; UTF-16LE candidates and runs
+ * that pass are decoded for real.
+ */
+function base64MayHoldText(text: string, start: number, end: number): boolean {
+  let stop = end;
+  while (stop > start && text.charCodeAt(stop - 1) === 61) stop--;
+  const len = stop - start;
+  if (len % 4 === 1) return false;
+  const size = Math.floor((len * 3) / 4);
+  if (size < 12) return false;
+  if (b64Scratch.length < size) b64Scratch = new Uint8Array(size * 2);
+  const bytes = b64Scratch;
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = start; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? (B64_VALUE[c] as number) : -1;
+    if (v < 0) return false;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  if (o < 12) return false;
+  if (looksUtf16le(bytes.subarray(0, o))) return true;
+  let units = 0;
+  let ok = 0;
+  for (let i = 0; i < o;) {
+    const b = bytes[i] as number;
+    let cp = 0xfffd;
+    let n = 1;
+    if (b < 0x80) cp = b;
+    else if (b >= 0xc2 && b < 0xe0 && i + 1 < o && ((bytes[i + 1] as number) & 0xc0) === 0x80) {
+      cp = ((b & 31) << 6) | ((bytes[i + 1] as number) & 63);
+      n = 2;
+    } else if (b >= 0xe0 && b < 0xf0 && i + 2 < o && ((bytes[i + 1] as number) & 0xc0) === 0x80 && ((bytes[i + 2] as number) & 0xc0) === 0x80) {
+      cp = ((b & 15) << 12) | (((bytes[i + 1] as number) & 63) << 6) | ((bytes[i + 2] as number) & 63);
+      n = 3;
+      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+    } else if (
+      b >= 0xf0 &&
+      b < 0xf5 &&
+      i + 3 < o &&
+      ((bytes[i + 1] as number) & 0xc0) === 0x80 &&
+      ((bytes[i + 2] as number) & 0xc0) === 0x80 &&
+      ((bytes[i + 3] as number) & 0xc0) === 0x80
+    ) {
+      cp = ((b & 7) << 18) | (((bytes[i + 1] as number) & 63) << 12) | (((bytes[i + 2] as number) & 63) << 6) | ((bytes[i + 3] as number) & 63);
+      n = 4;
+      if (cp < 0x10000 || cp > 0x10ffff) cp = 0xfffd;
+    }
+    if (cp >= 0x10000) {
+      // Two surrogate code units, both counted printable by printableRatio.
+      units += 2;
+      ok += 2;
+    } else {
+      units++;
+      if ((cp >= 0x20 && cp < 0x7f) || cp === 9 || cp === 10 || cp === 13 || (cp >= 0xa0 && cp !== 0xfffd)) ok++;
+    }
+    i += n;
+  }
+  return units > 0 && ok / units >= 0.85;
 }
 
 /** Runs of non-space characters around each `%XX` escape. */
@@ -369,6 +466,7 @@ function percentRuns(text: string): Array<[number, number]> {
 /** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
 function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean): void {
   for (const [start, end] of base64Runs(text)) {
+    if (!base64MayHoldText(text, start, end)) continue;
     const run = text.slice(start, end);
     const bytes = base64Decode(run);
     if (!bytes || bytes.length < 12) continue;
@@ -386,7 +484,14 @@ function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boole
       if (decoded === run) continue;
       const inner = detect(decoded, depth + 1);
       if (inner.length === 0) continue;
-      spans.push({ start, end, kinds: inner.flatMap((s) => s.kinds), encoding: 'url', container: true, replacement: percentEncode(applySpans(decoded, inner)) });
+      spans.push({
+        start,
+        end,
+        kinds: inner.flatMap((s) => s.kinds),
+        encoding: 'url',
+        container: true,
+        replacement: percentEncode(applySpans(decoded, inner)),
+      });
     }
   }
   if (hasNul) {
@@ -631,7 +736,14 @@ function redactRegion(text: string, emitFrom: number, options: RedactOptions, li
     if (s.continued) continue;
     for (const k of s.kinds) bump(counts, k);
     if (findings.length < max) {
-      findings.push({ kind: bestOf(s.kinds), line, column: s.start - lineStart + 1, length: s.end - s.start, encoding: s.encoding, hint: hintFor(bestOf(s.kinds), text.slice(s.start, s.end), s.encoding) });
+      findings.push({
+        kind: bestOf(s.kinds),
+        line,
+        column: s.start - lineStart + 1,
+        length: s.end - s.start,
+        encoding: s.encoding,
+        hint: hintFor(bestOf(s.kinds), text.slice(s.start, s.end), s.encoding),
+      });
     } else truncated = true;
   }
   const rest = text.slice(pos);

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { WindeckError, isWindeckError } from '../../../shared/contract/errors';
 import type { BundleError, RedactionLevel } from '../../../shared/contract/methods/bundles';
 import type { Finding } from '../../../shared/domain/finding';
@@ -77,7 +76,7 @@ function nodeGone(error: unknown): boolean {
 }
 
 function messageOf(error: unknown): string {
-  return isWindeckError(error) ? (error as WindeckError).message : (error as Error)?.message ?? String(error);
+  return isWindeckError(error) ? (error as WindeckError).message : ((error as Error)?.message ?? String(error));
 }
 
 interface FileRow {
@@ -166,6 +165,9 @@ function uniqueName(used: Set<string>, windowsPath: string): string {
 }
 
 /** Logs to list on a node: the catalogue's sources, plus rotated gzip files next to them. */
+/** Log writes (redaction in the worker pool) in flight per node while the next log is fetched. */
+const LOG_WRITES_IN_FLIGHT = 4;
+
 const BUNDLE_LOG_SOURCES = [...LOG_SOURCES, ...LOG_SOURCES.map((s) => ({ dir: s.dir, filter: '*.log.gz' }))];
 
 export async function collectToStage(req: CollectRequest, stage: BundleStage, deps: CollectDeps, ctx: CollectContext): Promise<CollectResult> {
@@ -176,7 +178,8 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
   const perNodeSteps = deps.hosts ? 4 : 1;
   const stepCount = 2 + req.nodes.length * perNodeSteps + 2;
   let stepIndex = 0;
-  const step = (title: string, message?: string) => ctx.progress?.({ step: { index: stepIndex++, count: stepCount, title }, fraction: Math.min(1, stepIndex / stepCount), ...(message ? { message } : {}) });
+  const step = (title: string, message?: string) =>
+    ctx.progress?.({ step: { index: stepIndex++, count: stepCount, title }, fraction: Math.min(1, stepIndex / stepCount), ...(message ? { message } : {}) });
   const fail = (node: string | null, stepName: string, error: unknown) => {
     errors.push({ node, step: stepName, message: messageOf(error) });
     if (node) {
@@ -199,10 +202,14 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
     const found = await deps.cluster.node(n, signal);
     nodeObjects.set(n, found);
     if (!found) errors.push({ node: n, step: 'node-object', message: `The cluster has no Node "${n}" (and the store has none).` });
-    const obj = (found?.object ?? {}) as { metadata?: { labels?: Record<string, string> }; status?: { addresses?: Array<{ type?: string; address?: string }> } };
+    const obj = (found?.object ?? {}) as {
+      metadata?: { labels?: Record<string, string> };
+      status?: { addresses?: Array<{ type?: string; address?: string }> };
+    };
     const hostLabel = obj.metadata?.labels?.['kubernetes.io/hostname'];
     if (hostLabel) table?.learnHost(hostLabel);
-    for (const a of obj.status?.addresses ?? []) if ((a.type === 'Hostname' || a.type === 'InternalDNS' || a.type === 'ExternalDNS') && a.address) table?.learnHost(a.address);
+    for (const a of obj.status?.addresses ?? [])
+      if ((a.type === 'Hostname' || a.type === 'InternalDNS' || a.type === 'ExternalDNS') && a.address) table?.learnHost(a.address);
   }
 
   const bundleName = (n: string) => safeSegment(table?.host(n) ?? n);
@@ -243,7 +250,12 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
         now: deps.now,
         concurrency: 2,
         ...(deps.scriptDirs ? { scriptDirs: deps.scriptDirs } : {}),
-        onProgress: (done, total, id) => ctx.progress?.({ step: { index: stepIndex - 1, count: stepCount, title: `${node}: probes` }, fraction: Math.min(1, (stepIndex - 1 + done / total) / stepCount), message: id }),
+        onProgress: (done, total, id) =>
+          ctx.progress?.({
+            step: { index: stepIndex - 1, count: stepCount, title: `${node}: probes` },
+            fraction: Math.min(1, (stepIndex - 1 + done / total) / stepCount),
+            message: id,
+          }),
       });
       signal.throwIfAborted();
       // Learn names from every output before any of them is written.
@@ -253,7 +265,18 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
         if (!o) continue;
         entry.probes[id] = o;
         const started = deps.now() - o.durationMs;
-        const meta = { probe: id, commandId: PROBES[id].scriptId, probeVersion: PROBES[id].version, transport: report.transport, exitCode: o.exitCode, stderr: o.error ? o.error.message : '', ok: o.ok, started: new Date(started).toISOString(), durationMs: o.durationMs, warnings: o.warnings };
+        const meta = {
+          probe: id,
+          commandId: PROBES[id].scriptId,
+          probeVersion: PROBES[id].version,
+          transport: report.transport,
+          exitCode: o.exitCode,
+          stderr: o.error ? o.error.message : '',
+          ok: o.ok,
+          started: new Date(started).toISOString(),
+          durationMs: o.durationMs,
+          warnings: o.warnings,
+        };
         if (o.raw !== null) await stage.writeBytes(`${dir}/probes/${id}.raw`, Buffer.from(o.raw, 'utf8'));
         if (o.ok) await stage.writeJson(`${dir}/probes/${id}.json`, o.parsed);
         await stage.writeJson(`${dir}/probes/${id}.meta.json`, meta);
@@ -282,36 +305,73 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
       // Logs: list within the window, then fetch each tail on its own (one file in memory at a time).
       current = 'logs';
       step(`${node}: logs`);
-      const listed = await runScript(transport, 'logs', { sources: BUNDLE_LOG_SOURCES, sinceEpochMs: Math.max(0, Math.floor(req.sinceEpochMs)), maxBytesPerFile: 1 }, { signal, ...(deps.scriptDirs ? { scriptDirs: deps.scriptDirs } : {}) });
-      if (listed.exitCode !== 0) throw new WindeckError('REMOTE_FAILED', `Listing the logs on ${node} failed (exit ${listed.exitCode}).`, { node, step: 'logs' });
+      const listed = await runScript(
+        transport,
+        'logs',
+        { sources: BUNDLE_LOG_SOURCES, sinceEpochMs: Math.max(0, Math.floor(req.sinceEpochMs)), maxBytesPerFile: 1 },
+        { signal, ...(deps.scriptDirs ? { scriptDirs: deps.scriptDirs } : {}) },
+      );
+      if (listed.exitCode !== 0)
+        throw new WindeckError('REMOTE_FAILED', `Listing the logs on ${node} failed (exit ${listed.exitCode}).`, { node, step: 'logs' });
       const rows = parseFileRows(listed.stdout)
         .filter((r) => r.exists)
         .sort((a, b) => b.lastWriteTime - a.lastWriteTime);
       const used = new Set<string>();
       let budget = BUNDLE_NODE_LOGS_MAX_BYTES;
-      for (const row of rows) {
-        signal.throwIfAborted();
-        if (budget <= 0) {
-          errors.push({ node, step: 'logs', message: `Log budget of ${BUNDLE_NODE_LOGS_MAX_BYTES} bytes reached; older logs (${row.path} and after) were left out.` });
-          break;
+      // Logs are redacted by the stage's worker pool while the next one is fetched: a few writes in flight.
+      const writing = new Set<Promise<void>>();
+      let writeError: unknown = null;
+      const settle = async (all: boolean) => {
+        while (writing.size > 0 && (all || writing.size >= LOG_WRITES_IN_FLIGHT)) await Promise.race(writing);
+        if (writeError) throw writeError;
+      };
+      try {
+        for (const row of rows) {
+          signal.throwIfAborted();
+          if (budget <= 0) {
+            errors.push({
+              node,
+              step: 'logs',
+              message: `Log budget of ${BUNDLE_NODE_LOGS_MAX_BYTES} bytes reached; older logs (${row.path} and after) were left out.`,
+            });
+            break;
+          }
+          const maxBytes = Math.max(1, Math.min(BUNDLE_LOG_MAX_BYTES, budget));
+          const got = await runScript(
+            transport,
+            'files',
+            { paths: [row.path], maxBytes },
+            { signal, ...(deps.scriptDirs ? { scriptDirs: deps.scriptDirs } : {}) },
+          );
+          if (got.exitCode !== 0) {
+            fail(node, `log:${path.win32.basename(row.path)}`, `reading the log failed (exit ${got.exitCode})`);
+            continue;
+          }
+          const file = parseFileRows(got.stdout)[0];
+          if (!file?.exists || !file.bytes) continue;
+          const gz = /\.gz$/i.test(row.path);
+          const bytes = gz ? file.bytes : trimLogBefore(file.bytes, req.sinceEpochMs, deps.now());
+          const name = uniqueName(used, row.path);
+          const entryName = gz ? name : /\.log$/i.test(name) ? name : `${name}.log`;
+          await settle(false);
+          const write: Promise<void> = stage
+            .writeStream(`${dir}/logs/${entryName}`, { bytes }, { gzipped: gz, signal })
+            .then(
+              () => ctx.progress?.({ step: { index: stepIndex - 1, count: stepCount, title: `${node}: logs` }, fraction: null, message: entryName }),
+              (error: unknown) => {
+                writeError ??= error;
+              },
+            )
+            .finally(() => writing.delete(write));
+          writing.add(write);
+          budget -= bytes.length;
+          if (!gz) entry.logs.push({ name: entryName, excerpt: excerptsFromLog(bytes) });
         }
-        const maxBytes = Math.max(1, Math.min(BUNDLE_LOG_MAX_BYTES, budget));
-        const got = await runScript(transport, 'files', { paths: [row.path], maxBytes }, { signal, ...(deps.scriptDirs ? { scriptDirs: deps.scriptDirs } : {}) });
-        if (got.exitCode !== 0) {
-          fail(node, `log:${path.win32.basename(row.path)}`, `reading the log failed (exit ${got.exitCode})`);
-          continue;
-        }
-        const file = parseFileRows(got.stdout)[0];
-        if (!file?.exists || !file.bytes) continue;
-        const gz = /\.gz$/i.test(row.path);
-        const bytes = gz ? file.bytes : trimLogBefore(file.bytes, req.sinceEpochMs, deps.now());
-        const name = uniqueName(used, row.path);
-        const entryName = gz ? name : /\.log$/i.test(name) ? name : `${name}.log`;
-        await stage.writeStream(`${dir}/logs/${entryName}`, Readable.from([bytes]), { gzipped: gz });
-        budget -= bytes.length;
-        if (!gz) entry.logs.push({ name: entryName, excerpt: excerptsFromLog(bytes) });
-        ctx.progress?.({ step: { index: stepIndex - 1, count: stepCount, title: `${node}: logs` }, fraction: null, message: entryName });
+      } finally {
+        // Never leave a write running past this node (its errors surface here, or are dropped after another).
+        await Promise.allSettled([...writing]);
       }
+      await settle(true);
       step(`${node}: done`);
     } catch (error) {
       if (signal.aborted) throw error;
@@ -325,7 +385,12 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
   step('Node objects and events');
   const items = req.nodes.map((n) => nodeObjects.get(n)?.object).filter((o): o is object => o !== null && o !== undefined);
   const stored = req.nodes.filter((n) => nodeObjects.get(n)?.origin === 'store');
-  if (stored.length) errors.push({ node: null, step: 'cluster', message: `The API server did not answer; node.json for ${stored.join(', ')} is the stored projection, not the Node object.` });
+  if (stored.length)
+    errors.push({
+      node: null,
+      step: 'cluster',
+      message: `The API server did not answer; node.json for ${stored.join(', ')} is the stored projection, not the Node object.`,
+    });
   for (const n of req.nodes) {
     const obj = nodeObjects.get(n)?.object;
     if (obj) await stage.writeJson(`nodes/${bundleName(n)}/node.json`, obj);
@@ -347,7 +412,12 @@ export async function collectToStage(req: CollectRequest, stage: BundleStage, de
   step('Findings and report');
   const findings: Finding[] = [];
   for (const c of collected) {
-    const results = Object.entries(c.probes).map(([probeId, o]) => ({ probeId, ok: o.ok, raw: o.raw, error: 'error' in o && o.error ? o.error.message : null }));
+    const results = Object.entries(c.probes).map(([probeId, o]) => ({
+      probeId,
+      ok: o.ok,
+      raw: o.raw,
+      error: 'error' in o && o.error ? o.error.message : null,
+    }));
     if (results.length === 0 && !c.model) continue;
     findings.push(...diagnoseProbeRun({ node: c.name, transport: null, results, nodeObject: c.model }).findings);
   }

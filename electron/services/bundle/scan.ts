@@ -1,7 +1,5 @@
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { findSecrets, type RedactionCounts } from '../../../shared/logic/redact';
+import { LiteralScanner } from '../../../shared/logic/redact-scan';
 
 /**
  * The final secret scan of every bundle entry before it is written (issue 6, DESIGN.md section 6): an
@@ -21,14 +19,117 @@ export interface ScanResult {
   notes: string[];
 }
 
-const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }] };
+type LintSource = (typeof import('@secretlint/core'))['lintSource'];
+let secretlint: Promise<{ lintSource: LintSource; config: unknown }> | null = null;
 
 /**
+ * secretlint and its preset, loaded on first use (they cost a few hundred ms of start-up, and most Windeck
+ * processes never make a bundle).
+ *
  * secretlint's profiler keeps every performance mark it makes, forever (and Node keeps the marks in its global
  * timeline): over the thousands of chunks of a large bundle that is a memory leak. Windeck never reads the
  * profile, so the profiler makes no marks at all.
  */
-(secretLintProfiler as unknown as { mark: (marker: unknown) => void }).mark = () => undefined;
+function loadSecretlint(): Promise<{ lintSource: LintSource; config: unknown }> {
+  secretlint ??= (async () => {
+    const [core, profiler, preset] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/profiler'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ]);
+    (profiler.secretLintProfiler as unknown as { mark: (marker: unknown) => void }).mark = () => undefined;
+    return { lintSource: core.lintSource, config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }] } };
+  })();
+  return secretlint;
+}
+
+/**
+ * Literal words at least one of which occurs on every line a rule of the recommended preset (version 12.0.0,
+ * `test/integration/bundle/parallel-stage.test.ts` checks the version and a sample of every rule) can report:
+ * key prefixes (`ghp_`, `AKIA`, `xoxb-`, `sk-`, `glpat-` ...), the key words of the AWS secret and account rules,
+ * `://` for basic auth and connection strings, npm's `_authToken`. Lines of a streamed
+ * log without any of them are not given to secretlint (its ~40 Unicode regular expressions over every byte of a
+ * gigabyte of logs cost more than the whole rest of the bundle).
+ */
+const SECRETLINT_LINE_ANCHORS = [
+  'a3t',
+  'akia',
+  'agpa',
+  'aida',
+  'aroa',
+  'aipa',
+  'anpa',
+  'anva',
+  'asia',
+  'secret',
+  'account',
+  '://',
+  'x-oauth-basic',
+  '_authtoken',
+  'npm_',
+  'xoxb',
+  'xoxp',
+  'xapp',
+  'xoxa',
+  'xoxo',
+  'xoxr',
+  'sk-',
+  'gsk_',
+  'hf_',
+  'lin_api_',
+  'ntn_',
+  'sg.',
+  'shppa_',
+  'shpca_',
+  'shpat_',
+  'shpss_',
+  'ghp_',
+  'gho_',
+  'ghu_',
+  'ghs_',
+  'ghr_',
+  'github_pat_',
+  'glpat-',
+  'glc_',
+  'glsa_',
+  'ops_',
+  'hvs.',
+  'hvb.',
+  'hvr.',
+  'vcp_',
+  'vci_',
+  'vca_',
+  'vcr_',
+  'vck_',
+  'dapi',
+  'dckr_pat_',
+  'figd_',
+];
+/** Multi-line shapes (private keys), comment directives (they act on following lines) and file types with
+ * whole-file rules (GCP keys): scanned whole. */
+const SECRETLINT_WHOLE_TEXT_WORDS = ['-----begin', 'private key', 'private_key', 'secretlint-'];
+const SECRETLINT_SCANNER = new LiteralScanner([...SECRETLINT_WHOLE_TEXT_WORDS, ...SECRETLINT_LINE_ANCHORS]);
+const WHOLE_FILE_EXTS = new Set(['.json', '.p12']);
+
+/**
+ * The lines of `text` secretlint must see: null when the whole text must be scanned, else [start, end) ranges of
+ * whole lines (without their line break) holding an anchor.
+ */
+export function secretlintLines(text: string, ext: string): Array<[number, number]> | null {
+  if (WHOLE_FILE_EXTS.has(ext.toLowerCase())) return null;
+  const ranges: Array<[number, number]> = [];
+  let coveredTo = -1;
+  for (const [at, wordIndex] of SECRETLINT_SCANNER.findAll(text)) {
+    if (wordIndex < SECRETLINT_WHOLE_TEXT_WORDS.length) return null;
+    if (at < coveredTo) continue;
+    const start = text.lastIndexOf('\n', at) + 1;
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    ranges.push([start, end]);
+    coveredTo = end;
+  }
+  return ranges;
+}
 
 /** Replace [start, end) ranges (may overlap) with `[REDACTED:<label>]`. */
 function replaceRanges(text: string, ranges: Array<{ start: number; end: number; label: string }>): string {
@@ -47,9 +148,10 @@ function replaceRanges(text: string, ranges: Array<{ start: number; end: number;
 /**
  * Scan one already-redacted text (a whole small file or one chunk of a streamed one). `ownPatterns: false` skips
  * our own patterns (used for streamed log chunks: the redactor is deterministic and idempotent, tested so, and a
- * second pass would double the cost on gigabytes of logs); secretlint always runs.
+ * second pass would double the cost on gigabytes of logs); secretlint always runs. `prefilter: true` (streamed log
+ * chunks) gives secretlint only the lines holding one of its anchors (see SECRETLINT_LINE_ANCHORS).
  */
-export async function finalScan(text: string, name: string, options: { ownPatterns?: boolean } = {}): Promise<ScanResult> {
+export async function finalScan(text: string, name: string, options: { ownPatterns?: boolean; prefilter?: boolean } = {}): Promise<ScanResult> {
   const counts: RedactionCounts = {};
   const notes: string[] = [];
   let current = text;
@@ -64,14 +166,45 @@ export async function finalScan(text: string, name: string, options: { ownPatter
       ours.map((f) => ({ start: f.start, end: f.end, label: f.kind })),
     );
   }
-  const result = await lintSource({
-    source: { filePath: `/${name}`, content: current, ext: name.includes('.') ? name.slice(name.lastIndexOf('.')) : '', contentType: 'text' },
-    options: { config: SECRETLINT_CONFIG, maskSecrets: true },
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.')) : '';
+  // Streamed chunks: only the lines with an anchor, joined by line breaks; offsets are mapped back.
+  const lines = options.prefilter ? secretlintLines(current, ext) : null;
+  if (lines && lines.length === 0) return { text: current, counts, notes };
+  let content = current;
+  const map: Array<[number, number]> = [];
+  if (lines) {
+    const parts: string[] = [];
+    let at = 0;
+    for (const [a, b] of lines) {
+      parts.push(current.slice(a, b));
+      map.push([at, a]);
+      at += b - a + 1;
+    }
+    content = parts.join('\n');
+  }
+  const toSource = (offset: number): number => {
+    if (!lines) return offset;
+    let lo = 0;
+    let hi = map.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((map[mid] as [number, number])[0] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const [joined, source] = map[lo] as [number, number];
+    return source + (offset - joined);
+  };
+  const lint = await loadSecretlint();
+  const result = await lint.lintSource({
+    source: { filePath: `/${name}`, content, ext, contentType: 'text' },
+    options: { config: lint.config as Parameters<LintSource>[0]['options']['config'], maskSecrets: true },
   });
   const ranges: Array<{ start: number; end: number; label: string }> = [];
   for (const m of result.messages) {
     const rule = m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
-    const [start, end] = m.range;
+    // A finding never spans two selected lines (the joined text has a break between them): map both ends.
+    const start = toSource(m.range[0]);
+    const end = toSource(m.range[0]) + (m.range[1] - m.range[0]);
     const slice = current.slice(start, end);
     // Our own markers and placeholders are not secrets.
     if (/^\[REDACTED/.test(slice) || slice.includes('[REDACTED:')) continue;

@@ -2,22 +2,24 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
+import { Readable } from 'node:stream';
 import type { RedactionLevel } from '../../../shared/contract/methods/bundles';
-import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
-import { StreamRedactor, mergeCounts, redactBytes, redactJsonValue, redactText, type RedactionCounts, type RedactionFinding } from '../../../shared/logic/redact';
-import { looksUtf16le } from '../../../shared/logic/redact-codec';
+import { BUNDLE_STREAM_DEFLATE_LEVEL } from '../../../shared/domain/limits';
+import { mergeCounts, redactBytes, redactJsonValue, redactText, type RedactionCounts, type RedactionFinding } from '../../../shared/logic/redact';
 import type { PseudonymTable } from '../../../shared/logic/redact-pseudonyms';
-import { FileDigest, bundlePath } from './manifest';
+import { redactLogEntry, type LogEntryTask } from './entry-pipeline';
+import { bundlePath } from './manifest';
 import { finalScan } from './scan';
+import { PoolFailure, redactPool } from './worker-pool';
 
 /**
  * The staging area of one bundle: every entry is redacted, scanned once more (scan.ts) and only then written,
  * hashed while written. Nothing reaches the disk unredacted. The zip (zip.ts) or the output folder is made from
  * here; the staging directory is removed afterwards (or kept for a preview until it is exported or expires).
  */
+
+/** The hidden folder of a staging area holding the raw-deflate copies of streamed entries (not bundle content). */
+export const DEFLATE_DIR = '.windeck-deflate';
 
 export interface StageRecord {
   path: string;
@@ -31,6 +33,10 @@ export interface StageRecord {
   notes: string[];
   /** Already compressed (`.gz`): stored in the zip, not compressed again. */
   compressed: boolean;
+  /** CRC-32 of the staged bytes, when known (streamed entries). */
+  crc32?: number;
+  /** A raw-deflate copy of the staged bytes (streamed plain entries), outside the staging folder. */
+  deflated?: { file: string; size: number } | null;
 }
 
 export interface StageOptions {
@@ -125,7 +131,9 @@ export class BundleStage {
     const text = utf16 ? out.subarray(r.encoding === 'utf16le-bom' ? 2 : 0).toString('utf16le') : out.toString('latin1');
     const scan = await finalScan(text, path.basename(entryPath));
     if (scan.text !== text) {
-      out = utf16 ? Buffer.concat([r.encoding === 'utf16le-bom' ? Buffer.from([0xff, 0xfe]) : Buffer.alloc(0), Buffer.from(scan.text, 'utf16le')]) : Buffer.from(scan.text, 'latin1');
+      out = utf16
+        ? Buffer.concat([r.encoding === 'utf16le-bom' ? Buffer.from([0xff, 0xfe]) : Buffer.alloc(0), Buffer.from(scan.text, 'utf16le')])
+        : Buffer.from(scan.text, 'latin1');
     }
     return this.commit(entryPath, out, {
       sourceBytes: bytes.length,
@@ -147,86 +155,88 @@ export class BundleStage {
   }
 
   /**
-   * A large entry streamed through redaction in chunks (bounded memory): `source` yields the bytes as read;
-   * `gzipped` sources are decompressed, redacted and compressed again (the entry keeps its `.gz` name and is stored
-   * in the zip without a second compression). UTF-16LE is detected from the first bytes and kept.
+   * A large entry streamed through redaction in chunks (bounded memory): `source` yields the bytes as read (or
+   * names a file, or holds the bytes); `gzipped` sources are decompressed, redacted and compressed again (the
+   * entry keeps its `.gz` name and is stored in the zip without a second compression). UTF-16LE is detected from
+   * the first bytes and kept. With standard redaction a file or bytes source runs in the worker pool
+   * (worker-pool.ts), so several calls in flight use every core; a plain entry also gets a raw-deflate copy
+   * outside the staging folder that the zip writer copies as is.
    */
-  async writeStream(entryPath: string, source: AsyncIterable<Buffer> | Readable, options: { gzipped?: boolean } = {}): Promise<StageRecord> {
+  async writeStream(
+    entryPath: string,
+    source: AsyncIterable<Buffer> | Readable | { file: string } | { bytes: Uint8Array },
+    options: { gzipped?: boolean; signal?: AbortSignal } = {},
+  ): Promise<StageRecord> {
     const file = this.fileOf(entryPath);
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    const redactor = new StreamRedactor(this.redactOptions());
-    const scanCounts: RedactionCounts = {};
-    const notes: string[] = [];
-    const name = path.basename(entryPath);
-    let sourceBytes = 0;
-    let encoding: 'latin1' | 'utf16le' | null = null;
-    let bom: Buffer | null = null;
-    let carry: Buffer = Buffer.alloc(0);
-    const digest = new FileDigest();
-
-    const emit = async function* (text: string): AsyncGenerator<Buffer> {
-      if (text === '') return;
-      const scan = await finalScan(text, name, { ownPatterns: false });
-      mergeCounts(scanCounts, scan.counts);
-      notes.push(...scan.notes);
-      yield Buffer.from(scan.text, encoding ?? 'latin1');
+    const gzipped = options.gzipped === true;
+    let taskSource: LogEntryTask['source'] | null = null;
+    if (
+      source instanceof fs.ReadStream &&
+      typeof source.path === 'string' &&
+      source.bytesRead === 0 &&
+      (source as unknown as { start?: number }).start === undefined
+    ) {
+      taskSource = { file: source.path };
+      source.destroy();
+    } else if (!(source instanceof Readable) && 'file' in source && typeof source.file === 'string') taskSource = { file: source.file };
+    else if (!(source instanceof Readable) && 'bytes' in source && source.bytes instanceof Uint8Array) taskSource = { bytes: source.bytes };
+    await this.dropDeflated(entryPath);
+    const task: LogEntryTask = {
+      entryPath,
+      source: taskSource ?? { bytes: new Uint8Array(0) },
+      gzipped,
+      outFile: file,
+      deflateFile: gzipped ? null : this.deflateFileOf(entryPath),
+      level: BUNDLE_STREAM_DEFLATE_LEVEL,
     };
-
-    async function* redactChunks(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const flush = async function* (last: boolean): AsyncGenerator<Buffer> {
-        let buf = Buffer.concat([carry, ...pending]);
-        pending = [];
-        pendingBytes = 0;
-        if (encoding === null) {
-          if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
-            bom = buf.subarray(0, 2);
-            buf = buf.subarray(2);
-            encoding = 'utf16le';
-          } else encoding = looksUtf16le(buf) ? 'utf16le' : 'latin1';
-          if (bom) yield bom;
-        }
-        if (encoding === 'utf16le' && buf.length % 2 === 1 && !last) {
-          carry = Buffer.from(buf.subarray(buf.length - 1));
-          buf = buf.subarray(0, buf.length - 1);
-        } else carry = Buffer.alloc(0);
-        yield* emit(redactor.push(buf.toString(encoding)));
-        if (last) yield* emit(redactor.end());
-      };
-      for await (const chunk of input) {
-        const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-        sourceBytes += b.length;
-        pending.push(b);
-        pendingBytes += b.length;
-        if (pendingBytes >= BUNDLE_STREAM_CHUNK_BYTES) yield* flush(false);
-      }
-      yield* flush(true);
-    }
-
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        digest.update(chunk);
-        cb(null, chunk);
-      },
-    });
-    const input = source instanceof Readable ? source : Readable.from(source);
-    if (options.gzipped) await pipeline(input, zlib.createGunzip(), redactChunks, zlib.createGzip({ level: 6 }), tap, fs.createWriteStream(file));
-    else await pipeline(input, redactChunks, tap, fs.createWriteStream(file));
-    const done = digest.done(entryPath);
+    const pool = this.options.pseudonyms === null && this.options.level === 'standard' && taskSource ? redactPool() : null;
+    const inThread = () =>
+      this.inThread(() =>
+        redactLogEntry(task, this.redactOptions(), {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(taskSource ? {} : { input: source as AsyncIterable<Buffer> | Readable }),
+        }),
+      );
+    // A worker that could not start or died takes nothing with it: the entry is redacted here instead.
+    const done = pool
+      ? await pool
+          .run(task, options.signal)
+          .catch((error: unknown) => (error instanceof PoolFailure && !options.signal?.aborted ? inThread() : Promise.reject(error)))
+      : await inThread();
     const record: StageRecord = {
       path: entryPath,
       sha256: done.sha256,
       size: done.size,
-      sourceBytes,
-      counts: mergeCounts({ ...redactor.counts }, scanCounts),
-      findings: redactor.findings,
-      findingsTruncated: redactor.findingsTruncated,
-      notes,
-      compressed: options.gzipped === true,
+      sourceBytes: done.sourceBytes,
+      counts: done.counts,
+      findings: done.findings,
+      findingsTruncated: done.findingsTruncated,
+      notes: done.notes,
+      compressed: gzipped,
+      crc32: done.crc32,
+      deflated: done.deflated,
     };
     this.remember(record);
     return record;
+  }
+
+  /** In-thread streamed entries run one at a time (one core either way; memory stays that of one entry). */
+  private inThreadTail: Promise<unknown> = Promise.resolve();
+  private inThread<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.inThreadTail.then(run, run);
+    this.inThreadTail = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Where the raw-deflate copy of a streamed entry lives: a hidden folder of the staging area that is never part
+   * of a bundle (writeBundleDir removes it first). */
+  private deflateFileOf(entryPath: string): string {
+    return path.join(this.dir, DEFLATE_DIR, ...bundlePath(entryPath).split('/'));
+  }
+
+  private async dropDeflated(entryPath: string): Promise<void> {
+    const previous = this.records.get(entryPath);
+    if (previous?.deflated) await fsp.rm(previous.deflated.file, { force: true });
   }
 
   /** Remove an entry that turned out unusable (a node dropped mid-file): it is not in the bundle then. */
@@ -235,6 +245,13 @@ export class BundleStage {
     if (previous) for (const [k, v] of Object.entries(previous.counts)) this.counts[k] = (this.counts[k] ?? 0) - v;
     this.records.delete(entryPath);
     await fsp.rm(this.fileOf(entryPath), { force: true });
+    if (previous?.deflated) await fsp.rm(previous.deflated.file, { force: true });
+  }
+
+  /** Delete the deflated copies (kept outside the staging folder); the staged files stay. */
+  async removeDeflated(): Promise<void> {
+    await fsp.rm(path.join(this.dir, DEFLATE_DIR), { recursive: true, force: true });
+    for (const r of this.records.values()) if (r.deflated) r.deflated = null;
   }
 
   /** Delete the staging directory. */

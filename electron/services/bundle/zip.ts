@@ -3,15 +3,17 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import yazl from 'yazl';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WindeckError } from '../../../shared/contract/errors';
 import type { BundleFile, BundleManifest } from '../../../shared/contract/methods/bundles';
 import { BUNDLE_PART_MAX_BYTES } from '../../../shared/domain/limits';
-import type { BundleStage, StageRecord } from './stage';
+import { DEFLATE_DIR, type BundleStage, type StageRecord } from './stage';
+import { ZipWriter } from './zip-writer';
 
 /**
- * Bundle output (DESIGN.md section 6): a zip written as a stream from the staging area (yazl reads one file at a
- * time, so memory stays bounded), atomically (temp file in the target folder + rename), split into
+ * Bundle output (DESIGN.md section 6): a zip written as a stream from the staging area (zip-writer.ts, one file
+ * at a time, so memory stays bounded; streamed logs are copied from the deflated copy their worker made), atomically (temp file in the target folder + rename), split into
  * `name.partN.zip` when it would pass GitHub's ~25 MB attachment limit, each part complete with its own
  * manifest.json; already-gzipped entries are stored, not compressed again. Or a folder, renamed into place.
  */
@@ -30,6 +32,7 @@ export interface ZipWriteResult {
 async function estimateCompressed(stage: BundleStage, r: StageRecord): Promise<number> {
   const overhead = 120 + r.path.length * 2;
   if (r.compressed || r.size < 4096) return r.size + overhead;
+  if (r.deflated) return r.deflated.size + overhead;
   const fh = await fsp.open(stage.fileOf(r.path), 'r');
   try {
     const sample = Buffer.alloc(Math.min(r.size, 256 * 1024));
@@ -65,34 +68,78 @@ export function planParts(entries: Array<{ path: string; estimate: number }>, bu
   return parts;
 }
 
-async function writeOneZip(stage: BundleStage, paths: string[], manifest: BundleManifest, target: string, mtime: Date, signal?: AbortSignal): Promise<number> {
-  const zip = new yazl.ZipFile();
-  const out = fs.createWriteStream(target, { flags: 'wx' });
-  const finished = new Promise<void>((resolve, reject) => {
-    out.on('close', resolve);
-    out.on('error', reject);
-    zip.outputStream.on('error', reject);
-    (zip as unknown as NodeJS.EventEmitter).on('error', reject);
-  });
-  const onAbort = () => {
-    zip.outputStream.unpipe(out);
-    out.destroy(new WindeckError('CANCELLED', 'Writing the bundle was cancelled.'));
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  zip.outputStream.pipe(out);
-  for (const p of paths) {
-    const r = stage.records.get(p);
-    if (!r) continue;
-    zip.addFile(stage.fileOf(p), p, { compress: !r.compressed, mtime, mode: 0o100644 });
+/** CRC-32 of a file, streamed. */
+async function fileCrc32(file: string): Promise<number> {
+  let crc = 0;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) crc = zlib.crc32(chunk as Buffer, crc);
+  return crc >>> 0;
+}
+
+/** Staged entries up to this size are deflated in memory; larger ones (rare: streamed entries carry their own
+ * deflated copy) through a temp file. */
+const IN_MEMORY_DEFLATE_MAX_BYTES = 32 * 1024 * 1024;
+
+async function addRecord(zip: ZipWriter, stage: BundleStage, r: StageRecord, target: string, mtime: Date, signal?: AbortSignal): Promise<void> {
+  const file = stage.fileOf(r.path);
+  const mode = 0o100644;
+  if (r.compressed) {
+    const crc32 = r.crc32 ?? (await fileCrc32(file));
+    await zip.addFile({ name: r.path, method: 0, crc32, compressedSize: r.size, uncompressedSize: r.size, mtime, mode }, file, signal);
+    return;
   }
-  zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), 'manifest.json', { compress: true, mtime, mode: 0o100644 });
-  zip.end();
+  if (r.deflated && r.crc32 !== undefined && fs.existsSync(r.deflated.file)) {
+    await zip.addFile(
+      { name: r.path, method: 8, crc32: r.crc32, compressedSize: r.deflated.size, uncompressedSize: r.size, mtime, mode },
+      r.deflated.file,
+      signal,
+    );
+    return;
+  }
+  if (r.size <= IN_MEMORY_DEFLATE_MAX_BYTES) {
+    await zip.addBuffer(r.path, await fsp.readFile(file), { mtime, mode, compress: true });
+    return;
+  }
+  const temp = `${target}.entry-${crypto.randomBytes(4).toString('hex')}`;
   try {
-    await finished;
+    let crc = 0;
+    let size = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        crc = zlib.crc32(chunk, crc);
+        size += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    await pipeline(
+      fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
+      tap,
+      zlib.createDeflateRaw({ level: 6 }),
+      fs.createWriteStream(temp),
+      signal ? { signal } : {},
+    );
+    const compressedSize = (await fsp.stat(temp)).size;
+    await zip.addFile({ name: r.path, method: 8, crc32: crc >>> 0, compressedSize, uncompressedSize: size, mtime, mode }, temp, signal);
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    await fsp.rm(temp, { force: true });
   }
-  return (await fsp.stat(target)).size;
+}
+
+async function writeOneZip(stage: BundleStage, paths: string[], manifest: BundleManifest, target: string, mtime: Date, signal?: AbortSignal): Promise<number> {
+  const zip = await ZipWriter.create(target);
+  try {
+    for (const p of paths) {
+      signal?.throwIfAborted();
+      const r = stage.records.get(p);
+      if (!r) continue;
+      await addRecord(zip, stage, r, target, mtime, signal);
+    }
+    await zip.addBuffer('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), { mtime, mode: 0o100644, compress: true });
+    return await zip.finish();
+  } catch (error) {
+    await zip.abort();
+    if (signal?.aborted) throw new WindeckError('CANCELLED', 'Writing the bundle was cancelled.', undefined, { cause: error });
+    throw error;
+  }
 }
 
 function tempName(target: string): string {
@@ -175,7 +222,10 @@ async function staleParts(output: string, keep: string[]): Promise<string[]> {
   } catch {
     return [];
   }
-  return names.filter((n) => re.test(n)).map((n) => path.join(dir, n)).filter((p) => !keep.includes(p));
+  return names
+    .filter((n) => re.test(n))
+    .map((n) => path.join(dir, n))
+    .filter((p) => !keep.includes(p));
 }
 
 /**
@@ -187,7 +237,8 @@ export async function writeBundleDir(stage: BundleStage, output: string, manifes
   const target = path.resolve(output);
   try {
     const existing = await fsp.readdir(target);
-    if (existing.length > 0) throw new WindeckError('CONFLICT', `The output folder ${target} exists and is not empty; choose an empty or new folder.`, { path: target });
+    if (existing.length > 0)
+      throw new WindeckError('CONFLICT', `The output folder ${target} exists and is not empty; choose an empty or new folder.`, { path: target });
     await fsp.rmdir(target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -200,6 +251,9 @@ export async function writeBundleDir(stage: BundleStage, output: string, manifes
     await fsp.cp(stage.dir, source, { recursive: true });
   }
   try {
+    // The deflated copies of streamed entries are for zips only: never part of the folder.
+    if (source === stage.dir) await stage.removeDeflated();
+    else await fsp.rm(path.join(source, DEFLATE_DIR), { recursive: true, force: true });
     await fsp.writeFile(path.join(source, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     await fsp.rename(source, target);
   } catch (error) {

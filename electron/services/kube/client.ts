@@ -46,6 +46,11 @@ export interface RequestOptions {
   method?: string;
   body?: string;
   contentType?: string;
+  /**
+   * listPage only: called with the list's continue token as soon as the body is read, before it is parsed, so the
+   * caller can ask for the next page while this one is parsed and projected (null: no token seen in the head).
+   */
+  onContinue?: (token: string | null) => void;
 }
 
 export interface ListQuery {
@@ -106,7 +111,10 @@ const TLS_CODES = new Set([
 function proxyFromEnv(server: URL, env: NodeJS.ProcessEnv): string | null {
   const host = server.hostname;
   if (/^127\./.test(host) || host === 'localhost' || host === '::1' || host === '[::1]') return null;
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (noProxy.some((n) => n === '*' || host === n || host.endsWith(n.startsWith('.') ? n : `.${n}`))) return null;
   const p = server.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
   return p && p.trim() !== '' ? p.trim() : null;
@@ -129,7 +137,11 @@ export class KubeClient {
     this.server = new URL(context.server);
     this.proxy = context.proxyUrl ?? proxyFromEnv(this.server, options.env ?? process.env);
     if (this.proxy && new URL(this.proxy).protocol === 'socks5:') {
-      throw new WindeckError('UNSUPPORTED', `The kubeconfig for context "${context.contextName}" uses a SOCKS5 proxy (${new URL(this.proxy).host}); Windeck supports HTTP(S) CONNECT proxies only, not SOCKS5 yet.`, { path: context.sourceFile });
+      throw new WindeckError(
+        'UNSUPPORTED',
+        `The kubeconfig for context "${context.contextName}" uses a SOCKS5 proxy (${new URL(this.proxy).host}); Windeck supports HTTP(S) CONNECT proxies only, not SOCKS5 yet.`,
+        { path: context.sourceFile },
+      );
     }
     this.connectTimeoutMs = options.connectTimeoutMs ?? KUBE_CONNECT_TIMEOUT_MS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? KUBE_REQUEST_TIMEOUT_MS;
@@ -161,8 +173,17 @@ export class KubeClient {
       (agent as unknown as { createConnection: unknown }).createConnection = (_opts: unknown, callback: (err: Error | null, socket?: net.Socket) => void) => {
         const lib = proxy.protocol === 'https:' ? https : http;
         const headers: Record<string, string> = { Host: `${target.host}:${target.port}` };
-        if (proxy.username) headers['Proxy-Authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
-        const req = lib.request({ host: proxy.hostname, port: Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80)), method: 'CONNECT', path: `${target.host}:${target.port}`, headers, timeout: connectTimeoutMs });
+        if (proxy.username)
+          headers['Proxy-Authorization'] =
+            `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+        const req = lib.request({
+          host: proxy.hostname,
+          port: Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80)),
+          method: 'CONNECT',
+          path: `${target.host}:${target.port}`,
+          headers,
+          timeout: connectTimeoutMs,
+        });
         req.once('connect', (res, socket) => {
           if (res.statusCode !== 200) {
             socket.destroy();
@@ -192,7 +213,11 @@ export class KubeClient {
       try {
         token = fs.readFileSync(ctx.tokenFile, 'utf8').trim();
       } catch (error) {
-        throw new WindeckError('VALIDATION', `kubeconfig ${ctx.sourceFile}: cannot read the tokenFile ${ctx.tokenFile} of user "${ctx.userName ?? ''}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { path: ctx.tokenFile });
+        throw new WindeckError(
+          'VALIDATION',
+          `kubeconfig ${ctx.sourceFile}: cannot read the tokenFile ${ctx.tokenFile} of user "${ctx.userName ?? ''}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+          { path: ctx.tokenFile },
+        );
       }
       headers.Authorization = `Bearer ${token}`;
     } else if (ctx.basic) {
@@ -212,9 +237,16 @@ export class KubeClient {
     const cached = this.credential;
     if (cached && (cached.expiresAt === null || cached.expiresAt - 10_000 > this.now())) return cached;
     if (!this.options.approvals) {
-      throw new WindeckError('PERMISSION_DENIED', `kubeconfig ${this.context.sourceFile}: user "${this.context.userName ?? ''}" needs the credential plugin ${this.context.exec!.command}, and this host has no approval store to check it against.`);
+      throw new WindeckError(
+        'PERMISSION_DENIED',
+        `kubeconfig ${this.context.sourceFile}: user "${this.context.userName ?? ''}" needs the credential plugin ${this.context.exec!.command}, and this host has no approval store to check it against.`,
+      );
     }
-    const cred = await runExecPlugin(this.context.exec!, this.context, this.options.approvals, { ...(signal ? { signal } : {}), ...(this.options.env ? { env: this.options.env } : {}), now: this.now });
+    const cred = await runExecPlugin(this.context.exec!, this.context, this.options.approvals, {
+      ...(signal ? { signal } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
+      now: this.now,
+    });
     this.credential = cred;
     if (cred.clientCertificateData && cred.clientKeyData) {
       const key = `${cred.clientCertificateData}\u0000${cred.clientKeyData}`;
@@ -233,12 +265,23 @@ export class KubeClient {
     const where = `the API server ${this.server.host} (context "${this.context.contextName}")`;
     if (e?.name === 'AbortError' || e?.code === 'ABORT_ERR') return new WindeckError('CANCELLED', `Cancelled while talking to ${where}.`, { step });
     if (e?.code && TLS_CODES.has(e.code)) {
-      return new WindeckError('UNREACHABLE', `TLS verification of ${where} failed (${e.code}): the server certificate does not match the kubeconfig's certificate authority or server name.`, { step });
+      return new WindeckError(
+        'UNREACHABLE',
+        `TLS verification of ${where} failed (${e.code}): the server certificate does not match the kubeconfig's certificate authority or server name.`,
+        { step },
+      );
     }
     if (e?.code === 'EPROXY') return new WindeckError('UNREACHABLE', `Could not reach ${where}: ${e.message}.`, { step });
     if (e?.code && /SSL|TLS|ERR_SSL/.test(e.code)) return new WindeckError('UNREACHABLE', `TLS handshake with ${where} failed (${e.code}).`, { step });
     const code = (e?.code && NETWORK_CODES[e.code]) || 'UNREACHABLE';
-    const why = e?.code === 'ECONNREFUSED' ? 'connection refused' : e?.code === 'ENOTFOUND' ? 'host name not found' : e?.code === 'ETIMEDOUT' ? 'timed out' : (e?.message ?? String(error));
+    const why =
+      e?.code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : e?.code === 'ENOTFOUND'
+          ? 'host name not found'
+          : e?.code === 'ETIMEDOUT'
+            ? 'timed out'
+            : (e?.message ?? String(error));
     return new WindeckError(code, `Could not reach ${where}: ${why}.`, { step }, { cause: error });
   }
 
@@ -254,10 +297,18 @@ export class KubeClient {
     }
     const where = `API server ${this.server.host} (context "${this.context.contextName}")`;
     const ctx = { step };
-    if (status === 401) return new KubeStatusError('AUTH_FAILED', `The ${where} rejected the credentials of user "${this.context.userName ?? ''}" (401 Unauthorized).`, status, reason, ctx);
+    if (status === 401)
+      return new KubeStatusError(
+        'AUTH_FAILED',
+        `The ${where} rejected the credentials of user "${this.context.userName ?? ''}" (401 Unauthorized).`,
+        status,
+        reason,
+        ctx,
+      );
     if (status === 403) return new KubeStatusError('PERMISSION_DENIED', `The ${where} forbids this: ${message}`, status, reason, ctx);
     if (status === 404) return new KubeStatusError('NOT_FOUND', `The ${where} has no such resource: ${message}`, status, reason, ctx);
-    if (status === 410) return new KubeStatusError('REMOTE_FAILED', `The ${where} says the resource version expired (410 Gone): ${message}`, status, reason ?? 'Expired', ctx);
+    if (status === 410)
+      return new KubeStatusError('REMOTE_FAILED', `The ${where} says the resource version expired (410 Gone): ${message}`, status, reason ?? 'Expired', ctx);
     if (status === 400 || status === 422) return new KubeStatusError('VALIDATION', `The ${where} refused the request: ${message}`, status, reason, ctx);
     if (status === 429) return new KubeStatusError('REMOTE_FAILED', `The ${where} is throttling requests (429).`, status, reason, ctx);
     return new KubeStatusError('REMOTE_FAILED', `The ${where} answered ${status}${message ? `: ${message}` : ''}.`, status, reason, ctx);
@@ -333,12 +384,35 @@ export class KubeClient {
     if (query.resourceVersion !== undefined) q.set('resourceVersion', query.resourceVersion);
     const qs = q.toString();
     const res = await this.open(`${resourcePath}${qs ? `?${qs}` : ''}`, options);
-    const text = await readBody(res, Infinity, options.signal);
+    let text: string;
+    if (options.onContinue) {
+      // Read here so the head's continue token goes out as soon as the first bytes are in.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let told = false;
+      for await (const chunk of res) {
+        if (options.signal?.aborted) {
+          res.destroy();
+          throw new WindeckError('CANCELLED', 'Cancelled while reading from the API server.');
+        }
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (!told && (size >= 8192 || (chunk as Buffer).includes('"items"'))) {
+          told = true;
+          const head = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).subarray(0, 8192).toString('utf8');
+          options.onContinue(peekContinue(head));
+        }
+      }
+      text = Buffer.concat(chunks).toString('utf8');
+      if (!told) options.onContinue(peekContinue(text));
+    } else text = await readBody(res, Infinity, options.signal);
     let doc: { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
     try {
       doc = JSON.parse(text);
     } catch {
-      throw new WindeckError('PARSE_FAILED', `The API server sent an invalid list for ${resourcePath} (${text.length} bytes of broken JSON).`, { step: `list ${resourcePath}` });
+      throw new WindeckError('PARSE_FAILED', `The API server sent an invalid list for ${resourcePath} (${text.length} bytes of broken JSON).`, {
+        step: `list ${resourcePath}`,
+      });
     }
     const items: T[] = [];
     for (const raw of doc.items ?? []) {
@@ -371,6 +445,21 @@ export class KubeClient {
 }
 
 /** Read a whole response body as UTF-8 (at most `max` bytes are kept). */
+/**
+ * The continue token of a list body from its head, without parsing it: the API server writes the list's
+ * `metadata` (resourceVersion, continue, remainingItemCount: no nested objects) before `items`. Null when it is
+ * not there (last page) or the head has another shape; callers check it against the parsed value.
+ */
+export function peekContinue(body: string): string | null {
+  const m = /^\s*\{[^[]*?"metadata"\s*:\s*\{[^{}[]*?"continue"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(body.slice(0, 8192));
+  if (!m) return null;
+  try {
+    return JSON.parse(`"${m[1] as string}"`) as string;
+  } catch {
+    return null;
+  }
+}
+
 export async function readBody(res: http.IncomingMessage, max = Infinity, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -30,7 +30,8 @@ import { KubeStatusError, watchChunks, type KubeClient, type ListPage } from './
 
 export type ReflectorState = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped' | 'failed';
 
-export type ReflectorChange<T> = { type: 'replace'; items: ReadonlyMap<string, T> } | { type: 'upsert'; key: string; item: T } | { type: 'delete'; key: string };
+export type ReflectorChange<T> =
+  { type: 'replace'; items: ReadonlyMap<string, T> } | { type: 'upsert'; key: string; item: T } | { type: 'delete'; key: string };
 
 export interface ReflectorStats {
   /** Full lists started (the first one included). */
@@ -253,7 +254,8 @@ export class Reflector<T> {
         if (outcome === 'garbage') {
           consecutiveGarbage++;
           // Re-watch at once the first time; garbage again and again backs off like any failure.
-          if (consecutiveGarbage > 1) await this.failed(new WindeckError('PARSE_FAILED', `The ${this.options.resource} watch keeps sending lines that are not watch events.`));
+          if (consecutiveGarbage > 1)
+            await this.failed(new WindeckError('PARSE_FAILED', `The ${this.options.resource} watch keeps sending lines that are not watch events.`));
           continue;
         }
         consecutiveGarbage = 0;
@@ -304,17 +306,53 @@ export class Reflector<T> {
     const controller = new AbortController();
     this.current = controller;
     const joined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    // The next page is asked for as soon as this one's body is read (its continue token is in the head), so the
+    // API server produces it while this one is parsed and projected. Pages asked for ahead are keyed by their
+    // token: one whose token is not the parsed continue is aborted, and the right page asked for instead.
+    const ahead = new Map<string, { page: Promise<ListPage<T>>; abort: AbortController }>();
+    const dropAhead = () => {
+      for (const a of ahead.values()) a.abort.abort();
+      ahead.clear();
+    };
+    const fetchPage = (token: string | null): { page: Promise<ListPage<T>>; abort: AbortController } => {
+      const abort = new AbortController();
+      const page = this.options.client.listPage(
+        this.options.path,
+        {
+          limit: this.options.pageSize ?? KUBE_LIST_PAGE_SIZE,
+          continue: token,
+          ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+          ...(this.options.fieldSelector ? { fieldSelector: this.options.fieldSelector } : {}),
+        },
+        this.options.project,
+        {
+          signal: AbortSignal.any([joined, abort.signal]),
+          onContinue: (next) => {
+            if (!next || joined.aborted || ahead.has(next)) return;
+            const fetched = fetchPage(next);
+            fetched.page.catch(() => undefined);
+            ahead.set(next, fetched);
+          },
+        },
+      );
+      return { page, abort };
+    };
     try {
       for (;;) {
         let page: ListPage<T>;
         try {
-          page = await this.options.client.listPage(
-            this.options.path,
-            { limit: this.options.pageSize ?? KUBE_LIST_PAGE_SIZE, continue: cont, ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}), ...(this.options.fieldSelector ? { fieldSelector: this.options.fieldSelector } : {}) },
-            this.options.project,
-            { signal: joined },
-          );
+          const taken = cont !== null ? ahead.get(cont) : undefined;
+          if (taken) ahead.delete(cont as string);
+          for (const [token, a] of ahead) {
+            // Anything else asked for ahead is not the page after this one.
+            if (taken === undefined || token === cont) {
+              a.abort.abort();
+              ahead.delete(token);
+            }
+          }
+          page = await (taken ?? fetchPage(cont)).page;
         } catch (error) {
+          dropAhead();
           if (isGone(error) && cont && this.stats.listRestarts < 3 + this.stats.lists) {
             // The continue token expired mid-list: start over from a fresh snapshot.
             this.stats.listRestarts++;
@@ -328,10 +366,14 @@ export class Reflector<T> {
         for (const item of page.items) items.set(this.options.keyOf(item), item);
         rv = page.resourceVersion || rv;
         this.options.onListProgress?.(items.size, page.remainingItemCount);
-        if (!page.continue) break;
+        if (!page.continue) {
+          dropAhead();
+          break;
+        }
         cont = page.continue;
       }
     } finally {
+      dropAhead();
       if (this.current === controller) this.current = null;
     }
     this.cache.clear();
@@ -407,7 +449,12 @@ export class Reflector<T> {
           if (ev.type === 'ERROR') {
             const st = ev.object as { code?: number; reason?: string; message?: string };
             if (st?.code === 410 || st?.reason === 'Expired' || st?.reason === 'Gone') return 'gone';
-            throw new KubeStatusError('REMOTE_FAILED', `The ${this.options.resource} watch failed: ${st?.message ?? 'error event'}`, st?.code ?? 500, st?.reason ?? null);
+            throw new KubeStatusError(
+              'REMOTE_FAILED',
+              `The ${this.options.resource} watch failed: ${st?.message ?? 'error event'}`,
+              st?.code ?? 500,
+              st?.reason ?? null,
+            );
           }
           const rv = rvOf(ev.object);
           const item = this.options.project(ev.object);

@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { WindeckError } from '../../../shared/contract/errors';
+import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
+import { StreamRedactor, mergeCounts, type RedactOptions, type RedactionCounts, type RedactionFinding } from '../../../shared/logic/redact';
+import { looksUtf16le } from '../../../shared/logic/redact-codec';
+import { finalScan } from './scan';
+
+/**
+ * One streamed bundle entry (a log), start to end: read (a file or bytes), gunzip when `.gz`, redact in chunks
+ * (StreamRedactor: partial lines and open PEM blocks are held back, so a secret split across chunks is still one
+ * secret), final secretlint scan of each redacted chunk, then write the staged file (re-gzipped for `.gz`),
+ * hashing it (sha256 for the manifest, CRC-32 for the zip) and, for plain entries, a raw-deflate copy next to the
+ * staging area that the zip writer copies as is. Runs in a worker thread (redact-worker.ts) or in-thread (strict
+ * redaction, whose pseudonym table is shared by every file of a bundle). Partial files are removed on failure.
+ */
+
+export interface LogEntryTask {
+  entryPath: string;
+  /** The source: a file to read, or its bytes. */
+  source: { file: string } | { bytes: Uint8Array };
+  gzipped: boolean;
+  /** The staged file (redacted; gzip again for `.gz`). */
+  outFile: string;
+  /** Where the raw-deflate copy of a plain entry goes (null: none). */
+  deflateFile: string | null;
+  level: number;
+}
+
+export interface LogEntryResult {
+  sha256: string;
+  size: number;
+  crc32: number;
+  sourceBytes: number;
+  counts: RedactionCounts;
+  findings: RedactionFinding[];
+  findingsTruncated: boolean;
+  notes: string[];
+  deflated: { file: string; size: number } | null;
+}
+
+function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | Readable): Readable {
+  if (source instanceof Readable) return source;
+  if ('file' in source && typeof source.file === 'string') return fs.createReadStream(source.file, { highWaterMark: BUNDLE_STREAM_CHUNK_BYTES });
+  if ('bytes' in source && source.bytes instanceof Uint8Array)
+    return Readable.from([Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength)]);
+  return Readable.from(source as AsyncIterable<Buffer>);
+}
+
+/** Redact one entry into the staging area. `input` overrides `task.source` with a stream (in-thread callers). */
+export async function redactLogEntry(
+  task: LogEntryTask,
+  redact: RedactOptions,
+  options: { signal?: AbortSignal; input?: AsyncIterable<Buffer> | Readable } = {},
+): Promise<LogEntryResult> {
+  const redactor = new StreamRedactor(redact);
+  const scanCounts: RedactionCounts = {};
+  const notes: string[] = [];
+  const name = path.basename(task.entryPath);
+  let sourceBytes = 0;
+  let encoding: 'latin1' | 'utf16le' | null = null;
+  let carry: Buffer = Buffer.alloc(0);
+
+  const emit = async function* (text: string): AsyncGenerator<Buffer> {
+    if (text === '') return;
+    const scan = await finalScan(text, name, { ownPatterns: false, prefilter: true });
+    mergeCounts(scanCounts, scan.counts);
+    notes.push(...scan.notes);
+    yield Buffer.from(scan.text, encoding ?? 'latin1');
+  };
+
+  async function* redactChunks(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async function* (last: boolean): AsyncGenerator<Buffer> {
+      let buf = pending.length === 1 && carry.length === 0 ? (pending[0] as Buffer) : Buffer.concat([carry, ...pending]);
+      pending = [];
+      pendingBytes = 0;
+      if (encoding === null) {
+        let bom: Buffer | null = null;
+        if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
+          bom = buf.subarray(0, 2);
+          buf = buf.subarray(2);
+          encoding = 'utf16le';
+        } else encoding = looksUtf16le(buf) ? 'utf16le' : 'latin1';
+        if (bom) yield Buffer.from(bom);
+      }
+      if (encoding === 'utf16le' && buf.length % 2 === 1 && !last) {
+        carry = Buffer.from(buf.subarray(buf.length - 1));
+        buf = buf.subarray(0, buf.length - 1);
+      } else carry = Buffer.alloc(0);
+      yield* emit(redactor.push(buf.toString(encoding)));
+      if (last) yield* emit(redactor.end());
+    };
+    for await (const chunk of input) {
+      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      sourceBytes += b.length;
+      pending.push(b);
+      pendingBytes += b.length;
+      if (pendingBytes >= BUNDLE_STREAM_CHUNK_BYTES) yield* flush(false);
+    }
+    yield* flush(true);
+  }
+
+  const hash = crypto.createHash('sha256');
+  let crc = 0;
+  let size = 0;
+  const deflater = task.deflateFile && !task.gzipped ? zlib.createDeflateRaw({ level: task.level }) : null;
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      crc = zlib.crc32(chunk, crc);
+      size += chunk.length;
+      if (deflater && !deflater.write(chunk)) deflater.once('drain', () => cb(null, chunk));
+      else cb(null, chunk);
+    },
+  });
+  await fsp.mkdir(path.dirname(task.outFile), { recursive: true });
+  if (deflater && task.deflateFile) await fsp.mkdir(path.dirname(task.deflateFile), { recursive: true });
+  const deflateDone =
+    deflater && task.deflateFile ? pipeline(deflater, fs.createWriteStream(task.deflateFile), options.signal ? { signal: options.signal } : {}) : null;
+  // The deflate side must not leave an unhandled rejection while the main pipeline is still running.
+  deflateDone?.catch(() => undefined);
+  const input = sourceStream(options.input ?? task.source);
+  const signalOpt = options.signal ? { signal: options.signal } : {};
+  try {
+    if (task.gzipped)
+      await pipeline(input, zlib.createGunzip(), redactChunks, zlib.createGzip({ level: task.level }), tap, fs.createWriteStream(task.outFile), signalOpt);
+    else await pipeline(input, redactChunks, tap, fs.createWriteStream(task.outFile), signalOpt);
+    deflater?.end();
+    await deflateDone;
+  } catch (error) {
+    deflater?.destroy();
+    input.destroy();
+    await fsp.rm(task.outFile, { force: true });
+    if (task.deflateFile) await fsp.rm(task.deflateFile, { force: true });
+    if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
+    throw error;
+  }
+  const deflated = deflater && task.deflateFile ? { file: task.deflateFile, size: (await fsp.stat(task.deflateFile)).size } : null;
+  return {
+    sha256: hash.digest('hex'),
+    size,
+    crc32: crc >>> 0,
+    sourceBytes,
+    counts: mergeCounts({ ...redactor.counts }, scanCounts),
+    findings: redactor.findings,
+    findingsTruncated: redactor.findingsTruncated,
+    notes,
+    deflated,
+  };
+}
