@@ -42,13 +42,17 @@ export async function windeckCli() {
     const r = spawnSync(process.execPath, [outfile, '--help'], { encoding: 'utf8' });
     if (r.status !== 0) {
       const line = `${r.stderr}`.split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.status}`;
-      throw Object.assign(new Error(`the bundled CLI does not start: ${line}`), { errors: [{ text: `the bundled CLI does not start: ${line.slice(0, 200)}` }] });
+      throw Object.assign(new Error(`the bundled CLI does not start: ${line}`), {
+        errors: [{ text: `the bundled CLI does not start: ${line.slice(0, 200)}` }],
+      });
     }
     return { file: outfile, from: 'sources (bench/out/cli.mjs)' };
   } catch (error) {
     const dist = path.join(root, 'dist', 'cli.js');
     if (!fs.existsSync(dist)) throw error;
-    const why = error.errors?.[0] ? `${error.errors[0].text}${error.errors[0].location?.file ? ` (${error.errors[0].location.file})` : ""}` : String(error.message).split("\n")[0];
+    const why = error.errors?.[0]
+      ? `${error.errors[0].text}${error.errors[0].location?.file ? ` (${error.errors[0].location.file})` : ''}`
+      : String(error.message).split('\n')[0];
     return { file: dist, from: `dist/cli.js (sources did not build: ${why})` };
   }
 }
@@ -57,4 +61,30 @@ export async function windeckCli() {
 export function flag(args, name, fallback) {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] !== undefined ? args[at + 1] : fallback;
+}
+
+/**
+ * The renderer built from the current sources with Vite into bench/out/renderer (same config as `npm run build`,
+ * no source maps), so the UI benchmarks do not measure a stale dist/. Falls back to dist/renderer when the build
+ * fails (returns { dir, from }).
+ */
+export async function rendererStatic() {
+  const dir = path.join(outDir, 'renderer');
+  try {
+    const { build: viteBuild } = await import('vite');
+    await viteBuild({
+      configFile: path.join(root, 'build/vite.renderer.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: dir, emptyOutDir: true, sourcemap: false },
+    });
+    if (!fs.existsSync(path.join(dir, 'index.html'))) throw new Error('no index.html');
+    return { dir, from: 'sources (bench/out/renderer)' };
+  } catch (error) {
+    const dist = path.join(root, 'dist', 'renderer');
+    if (!fs.existsSync(path.join(dist, 'index.html'))) throw error;
+    return {
+      dir: dist,
+      from: `dist/renderer built ${fs.statSync(path.join(dist, 'index.html')).mtime.toISOString()} (sources did not build: ${String(error.message).split('\n')[0].slice(0, 200)})`,
+    };
+  }
 }

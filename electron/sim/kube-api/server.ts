@@ -36,6 +36,12 @@ export interface KubeApiSimOptions {
   basicAuth?: Array<{ username: string; password: string }>;
   pki?: SimPki;
   now?: () => number;
+  /**
+   * Benchmarks only (bench/watch.mjs, bench/memory.mjs): called when a watch stream opens, with the request and the
+   * response, so pre-serialized event lines can be written into it without rendering objects; the function it
+   * returns runs when the watch ends.
+   */
+  benchWatchTap?: (plural: string, req: http.IncomingMessage, res: http.ServerResponse) => (() => void) | void;
 }
 
 export interface SimStats {
@@ -558,9 +564,11 @@ export class KubeApiSimulator {
       return;
     }
     const timers: NodeJS.Timeout[] = [];
+    const untap = this.options.benchWatchTap?.(def.plural, req, res);
     const end = () => {
       this.openWatches.delete(end);
       sub.unsubscribe();
+      untap?.();
       for (const t of timers) {
         clearTimeout(t);
         clearInterval(t);

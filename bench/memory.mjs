@@ -1,0 +1,277 @@
+#!/usr/bin/env node
+// Memory benchmark (issue 10 item 8, not part of `npm test`): a Windeck backend process (services + live
+// list+watch of every resource into the store + the web host, what `windeck serve` runs) watching a simulated
+// cluster of 5,000 nodes and 50,000 pods for 10 minutes under a steady stream of MODIFIED events (pre-serialized,
+// see lib/feed.mjs: 50 node events/s of ~13 KB and 100 pod events/s by default), with the fleet view open in
+// headless Chromium. Reports:
+//   - RSS of the backend process (VmRSS, sampled every 5 s; peak = max sample and the kernel's VmHWM);
+//   - RSS of Chromium's renderer process(es) (/proc, processes with --type=renderer under this benchmark);
+//   - heap after a forced GC at the start and at the end: backend (node --expose-gc, gc() twice) and renderer (CDP
+//     HeapProfiler.collectGarbage, Runtime.getHeapUsage); drift scaled to 10 minutes.
+// Targets: backend <= 600 MB, renderer <= 150 MB, heap drift after GC <= 1 MB per 10 minutes. Never fails on timing.
+//
+//   node bench/memory.mjs             5,000 nodes / 50,000 pods, 10 minutes
+//   node bench/memory.mjs --quick     1,000 nodes / 10,000 pods, 2 minutes
+//   node bench/memory.mjs --nodes 2000 --pods 20000 --minutes 5 --node-rate 50 --pod-rate 100
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { flag, rendererStatic } from './lib/build.mjs';
+import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const NODES = Number(flag(args, '--nodes', quick ? 1000 : 5000));
+const PODS = Number(flag(args, '--pods', quick ? 10000 : 50000));
+const MINUTES = Number(flag(args, '--minutes', quick ? 2 : 10));
+const NODE_RATE = Number(flag(args, '--node-rate', 50));
+const POD_RATE = Number(flag(args, '--pod-rate', 100));
+const POD_TEMPLATES = Math.min(PODS, 5000);
+const SAMPLE_MS = 5000;
+const CHROMIUM = process.env.WINDECK_CHROMIUM ?? '/usr/bin/chromium';
+const log = (...a) => console.error('memory:', ...a);
+const mib = (kb) => Math.round((kb / 1024) * 10) / 10;
+const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'windeck-memory-bench-'));
+let sim = null;
+let windeck = null;
+let browser = null;
+async function cleanup() {
+  await browser?.close().catch(() => undefined);
+  await windeck?.stop().catch(() => undefined);
+  await sim?.stop().catch(() => undefined);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+function status(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { rssKB: Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0), hwmKB: Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) };
+  } catch {
+    return null;
+  }
+}
+function descendants(pid) {
+  const out = [];
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    let kids = [];
+    try {
+      kids = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      kids = [];
+    }
+    out.push(...kids);
+    stack.push(...kids);
+  }
+  return out;
+}
+/** Chromium's renderer processes (--type=renderer) under this benchmark, and every Chromium process. */
+function chromiumProcesses() {
+  const renderers = [];
+  const all = [];
+  for (const pid of descendants(process.pid)) {
+    let cmd = '';
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!/chrom/i.test(cmd)) continue;
+    all.push(pid);
+    // Chromium's own WebUI and extension renderers are not the page's.
+    if (cmd.includes('--type=renderer') && !cmd.includes('--top-chrome-webui') && !cmd.includes('--extension-process')) renderers.push(pid);
+  }
+  return { renderers, all };
+}
+/** Private (anonymous) and proportional memory of a process, kB. */
+function smaps(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return { pssKB: Number(/^Pss:\s+(\d+)/m.exec(s)?.[1] ?? 0), anonKB: Number(/^Anonymous:\s+(\d+)/m.exec(s)?.[1] ?? 0) };
+  } catch {
+    return { pssKB: null, anonKB: null };
+  }
+}
+
+try {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  const programs = await feedPrograms();
+  const renderer = await rendererStatic();
+  const kubeconfig = path.join(tmp, 'kubeconfig');
+  log(`API simulator with ${NODES} nodes, ${PODS} pods ...`);
+  sim = await startLineChild(programs.sim, [kubeconfig, String(NODES), String(Math.round(NODES * 0.3)), String(PODS), String(POD_TEMPLATES), '13'], {
+    name: 'simulator',
+  });
+  const t0 = epochNow();
+  windeck = await startLineChild(programs.windeck, [kubeconfig, path.join(tmp, 'home'), renderer.dir], { name: 'windeck', nodeArgs: ['--expose-gc'] });
+  const syncSeconds = (epochNow() - t0) / 1000;
+  log(`windeck synced in ${syncSeconds.toFixed(1)} s: ${windeck.info.nodes} nodes, ${windeck.info.pods} pods`);
+  const { url } = await windeck.call('serve');
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  const before = new Set(chromiumProcesses().renderers);
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await page.goto(url);
+  await page.waitForSelector('.fleet-table tbody tr td.cell-name', { timeout: 180_000 });
+  // The page's renderer: the renderer process(es) that appeared for it (site isolation gives the page its own).
+  const fresh = chromiumProcesses().renderers.filter((p) => !before.has(p));
+  const pageRenderers = fresh.length ? fresh : chromiumProcesses().renderers;
+  const pageRenderer = () => {
+    let best = null;
+    for (const pid of pageRenderers) {
+      const st = status(pid);
+      if (st && (!best || st.rssKB > best.rssKB)) best = { pid, ...st, ...smaps(pid) };
+    }
+    return best;
+  };
+  log(`page renderer: pid ${pageRenderer()?.pid} (${pageRenderers.length} new renderer process(es))`);
+  const cdp = await page.context().newCDPSession(page);
+  const rendererHeap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const u = await cdp.send('Runtime.getHeapUsage');
+    return u.usedSize / 1048576;
+  };
+
+  // Warm up with the event stream for a short while, so start-up allocations are not counted as drift.
+  const warm = Math.min(30, MINUTES * 10);
+  log(`warm-up: ${warm} s of events`);
+  await sim.call('run', {
+    seconds: warm,
+    to: 'windeck',
+    mix: [
+      { plural: 'nodes', rate: NODE_RATE },
+      { plural: 'pods', rate: POD_RATE },
+    ],
+  });
+  await sleep(1000);
+  const start = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
+  await windeck.call('reset', { minSeq: (await sim.call('seq')).seq + 1 });
+  log(
+    `start: backend heap after GC ${start.backend.heapUsedMiB.toFixed(1)} MiB (RSS ${start.backend.rssMiB.toFixed(0)} MiB), renderer heap after GC ${start.rendererHeapMiB.toFixed(1)} MiB`,
+  );
+
+  const samples = [];
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      const b = status(windeck.pid);
+      const r = pageRenderer();
+      const allKB = chromiumProcesses().all.reduce((n, pid) => n + (status(pid)?.rssKB ?? 0), 0);
+      samples.push({
+        t: Math.round((epochNow() - start.at) / 1000),
+        backendKB: b?.rssKB ?? null,
+        backendHwmKB: b?.hwmKB ?? null,
+        rendererKB: r?.rssKB ?? null,
+        rendererHwmKB: r?.hwmKB ?? null,
+        rendererAnonKB: r?.anonKB ?? null,
+        rendererPssKB: r?.pssKB ?? null,
+        allKB,
+      });
+      await sleep(SAMPLE_MS);
+    }
+  })();
+  log(`${MINUTES} min of ${NODE_RATE} node + ${POD_RATE} pod events per second ...`);
+  const run = await sim.call('run', {
+    seconds: MINUTES * 60,
+    to: 'windeck',
+    mix: [
+      { plural: 'nodes', rate: NODE_RATE },
+      { plural: 'pods', rate: POD_RATE },
+    ],
+  });
+  running = false;
+  await sampler;
+  await sleep(1000);
+  const end = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
+  const stats = await windeck.call('stats');
+  const rowsStillShown = await page.locator('.fleet-table tbody tr td.cell-name').count();
+  const minutes = (end.at - start.at) / 60000;
+  const per10 = (d) => r1((d * 10) / minutes);
+  const peak = (k) => Math.max(...samples.map((s) => s[k] ?? 0));
+  const backendHwm = status(windeck.pid)?.hwmKB ?? null;
+  const result = {
+    bench: 'memory',
+    profile: quick ? 'quick' : 'full',
+    cluster: { nodes: NODES, pods: PODS, syncedNodes: windeck.info.nodes, syncedPods: windeck.info.pods, syncSeconds: r1(syncSeconds) },
+    renderer: renderer.from,
+    events: {
+      nodeRate: NODE_RATE,
+      podRate: POD_RATE,
+      seconds: r1(run.seconds),
+      sent: run.sent,
+      achievedRate: r1(run.achievedRate),
+      storedNodeEvents: stats.stored,
+      nodeStoreLagMs: Object.fromEntries(Object.entries(stats.storeLagMs).map(([k, v]) => [k, r1(v)])),
+    },
+    minutes: r1(minutes),
+    backend: {
+      rssMiB: {
+        start: r1(start.backend.rssMiB),
+        end: r1(end.backend.rssMiB),
+        peakSampled: mib(peak('backendKB')),
+        peakHwm: backendHwm === null ? null : mib(backendHwm),
+      },
+      heapAfterGcMiB: {
+        start: r1(start.backend.heapUsedMiB),
+        end: r1(end.backend.heapUsedMiB),
+        drift: r1(end.backend.heapUsedMiB - start.backend.heapUsedMiB),
+        driftPer10Min: per10(end.backend.heapUsedMiB - start.backend.heapUsedMiB),
+        gcForced: end.backend.gcForced,
+      },
+      eventLoopDelayMs: Object.fromEntries(Object.entries(stats.eventLoopDelayMs).map(([k, v]) => [k, r1(v)])),
+    },
+    rendererProcess: {
+      pid: pageRenderer()?.pid ?? null,
+      rssMiB: {
+        start: samples[0] ? mib(samples[0].rendererKB) : null,
+        end: samples.length ? mib(samples[samples.length - 1].rendererKB) : null,
+        peakSampled: mib(peak('rendererKB')),
+        peakHwm: mib(peak('rendererHwmKB')),
+      },
+      // RSS counts Chromium's shared code pages too; anonymous memory is what the page itself holds (close to
+      // Chrome's "memory footprint"), PSS splits shared pages between processes.
+      anonymousMiB: { peakSampled: mib(peak('rendererAnonKB')) },
+      pssMiB: { peakSampled: mib(peak('rendererPssKB')) },
+      chromiumAllProcessesPeakMiB: mib(peak('allKB')),
+      heapAfterGcMiB: {
+        start: r1(start.rendererHeapMiB),
+        end: r1(end.rendererHeapMiB),
+        drift: r1(end.rendererHeapMiB - start.rendererHeapMiB),
+        driftPer10Min: per10(end.rendererHeapMiB - start.rendererHeapMiB),
+      },
+      rowsStillShown,
+    },
+    samples: samples.map((s) => ({
+      t: s.t,
+      backendMiB: mib(s.backendKB ?? 0),
+      rendererMiB: mib(s.rendererKB ?? 0),
+      rendererAnonMiB: mib(s.rendererAnonKB ?? 0),
+    })),
+  };
+  log(
+    `backend RSS peak ${result.backend.rssMiB.peakSampled} MiB, heap drift ${result.backend.heapAfterGcMiB.drift} MiB (${result.backend.heapAfterGcMiB.driftPer10Min}/10 min); renderer RSS peak ${result.rendererProcess.rssMiB.peakSampled} MiB (anonymous ${result.rendererProcess.anonymousMiB.peakSampled} MiB), heap drift ${result.rendererProcess.heapAfterGcMiB.drift} MiB`,
+  );
+  console.log(JSON.stringify(result));
+} finally {
+  await cleanup();
+}
