@@ -15,6 +15,7 @@ import { FleetView, type FleetState } from '../features/nodes/fleet-view';
 import { ThemeToggle } from '../features/settings/theme-toggle';
 import { ImportView } from '../features/imports/import-view';
 import { PodsView } from '../features/pods/pods-view';
+import { CredentialsView } from '../features/access/credentials-view';
 import { assertNever } from './assert-never';
 import { ErrorBoundary } from './error-boundary';
 import { routeHref, useRoute, type Route } from './router';
@@ -119,6 +120,9 @@ function Shell() {
           <NavLink route={{ name: 'import' }} current={route}>
             Import
           </NavLink>
+          <NavLink route={{ name: 'credentials' }} current={route}>
+            Credentials
+          </NavLink>
         </nav>
         <ThemeToggle choice={choice} onChoice={setChoice} />
       </header>
@@ -174,6 +178,8 @@ function Screen({
       return <ImportView />;
     case 'pods':
       return <PodsView />;
+    case 'credentials':
+      return <CredentialsView />;
     default:
       return assertNever(route, 'route');
   }

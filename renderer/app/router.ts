@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-export const NODE_TABS = ['overview', 'findings', 'services', 'network', 'dns', 'logs', 'activity'] as const;
+export const NODE_TABS = ['overview', 'findings', 'services', 'network', 'dns', 'logs', 'access', 'activity'] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
 export const NODE_ACTIONS = ['restart', 'collect', 'report'] as const;
@@ -12,7 +12,8 @@ export type Route =
   | { name: 'node'; node: string; tab: NodeTab; action: NodeAction | null }
   | { name: 'activity' }
   | { name: 'import' }
-  | { name: 'pods' };
+  | { name: 'pods' }
+  | { name: 'credentials' };
 
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '');
@@ -38,6 +39,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'activity') return { name: 'activity' };
   if (parts[0] === 'import') return { name: 'import' };
   if (parts[0] === 'pods') return { name: 'pods' };
+  if (parts[0] === 'settings' && parts[1] === 'credentials') return { name: 'credentials' };
   return { name: 'fleet' };
 }
 
@@ -55,6 +57,8 @@ export function routeHref(route: Route): string {
       return '#/import';
     case 'pods':
       return '#/pods';
+    case 'credentials':
+      return '#/settings/credentials';
   }
 }
 

@@ -49,7 +49,7 @@ export async function registerSimulatedNode(db: Db, reg: SimulatedNodeRegistrati
   db.transaction(() => {
     credentials.put({
       id: sshCredentialId,
-      name: `demo ${reg.node} (ssh key)`,
+      name: `demo-${reg.node}-ssh-key`.slice(0, 64),
       clusterId: reg.clusterId,
       scope: 'node',
       selector: reg.node,
@@ -70,7 +70,7 @@ export async function registerSimulatedNode(db: Db, reg: SimulatedNodeRegistrati
       const url = new URL(reg.winrm.url);
       credentials.put({
         id: winrmCredentialId,
-        name: `demo ${reg.node} (winrm password)`,
+        name: `demo-${reg.node}-winrm`.slice(0, 64),
         clusterId: reg.clusterId,
         scope: 'node',
         selector: reg.node,

@@ -13,6 +13,7 @@ import { ReportComposer } from '../reports/report-composer';
 import { RestartWizard } from '../restarts/restart-wizard';
 import { FindingsTab } from '../diagnostics/findings-tab';
 import { RestartHistory } from '../restarts/restart-history';
+import { AccessTab } from '../access/access-tab';
 import { NodeActions } from './node-actions';
 import { NodeOverview } from './node-overview';
 import { NodeTabs, TAB_PANEL_ID, tabId } from './node-tabs';
@@ -30,6 +31,8 @@ function TabPanel({ tab, node, cluster, probes }: { tab: NodeTab; node: string; 
     case 'dns':
     case 'logs':
       return <ProbePanel tab={tab} probes={probes} />;
+    case 'access':
+      return <AccessTab node={node} cluster={cluster} />;
     case 'activity':
       return (
         <>

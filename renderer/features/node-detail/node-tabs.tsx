@@ -8,6 +8,7 @@ const TAB_LABEL: Record<NodeTab, string> = {
   network: 'Network',
   dns: 'DNS',
   logs: 'Logs',
+  access: 'Access',
   activity: 'Activity',
 };
 

@@ -222,6 +222,7 @@ export const accessHandlers: Pick<
     };
     credentials.put(credential);
     core.log.info('credential set', { name: credential.name, kind: input.kind, scope: credential.scope, sealed: secretBlob !== null });
+    core.changed(['settings']);
     return credentialInfo(credential);
   },
 
@@ -238,6 +239,7 @@ export const accessHandlers: Pick<
     }
     for (const e of using) endpoints.put({ ...e, credentialId: null, updatedAt: core.clock.now() });
     credentials.remove(c.id);
+    core.changed(['settings']);
     return { removed: c.name, endpointsCleared: using.length };
   },
 
@@ -305,6 +307,7 @@ export const accessHandlers: Pick<
     const cluster = clusterId(core, input);
     const removed = repos(core).endpoints.remove(cluster, input.node, input.transport);
     if (!removed) throw new WindeckError('NOT_FOUND', `No ${input.transport} endpoint is set for ${input.node}.`, { cluster, node: input.node });
+    core.changed(['nodes'], cluster, input.node);
     return { removed };
   },
 
@@ -345,14 +348,16 @@ export const accessHandlers: Pick<
     };
     repos(core).hostKeys.put(stored);
     core.log.info('host key accepted', { host, port, fingerprint: key.fingerprint });
+    core.changed(['settings'], cluster, input.node ?? null);
     return hostKeyInfo(stored);
   },
 
   'hostkeys:forget': (input, { core }) => {
     const { hostKeys } = repos(core);
-    if (input.fingerprint) return { removed: hostKeys.removeFingerprint(input.fingerprint) };
-    if (!input.host) throw new WindeckError('VALIDATION', 'Say which host key to forget: a host (and port) or a fingerprint.');
-    return { removed: hostKeys.remove(input.host, input.port ?? 22) };
+    if (!input.fingerprint && !input.host) throw new WindeckError('VALIDATION', 'Say which host key to forget: a host (and port) or a fingerprint.');
+    const removed = input.fingerprint ? hostKeys.removeFingerprint(input.fingerprint) : hostKeys.remove(input.host!, input.port ?? 22);
+    core.changed(['settings']);
+    return { removed };
   },
 
   'nodes:access-check': async (input, { core, signal }) => {
