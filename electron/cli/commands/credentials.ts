@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-// ssh2 is CommonJS: a default import works both in the ESM bundle (dist/) and under vitest.
-import ssh2 from 'ssh2';
 import { WindeckError } from '../../../shared/contract/errors';
 import { CREDENTIAL_KINDS, type CredentialInfo, type CredentialKind } from '../../../shared/contract/methods/access';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
 import { readSecret } from '../secret-input';
+import { loadSsh2 } from '../../services/transports/ssh/connect';
 
 /**
  * `windeck credentials add|list|remove` (issue 4 item 4): credential sets per cluster, node group or node.
@@ -59,9 +58,10 @@ function table(list: CredentialInfo[]): string {
 }
 
 /** Whether a private key file is encrypted (then its passphrase is asked on a terminal). */
-function keyIsEncrypted(keyPath: string | undefined): boolean {
+async function keyIsEncrypted(keyPath: string | undefined): Promise<boolean> {
   if (!keyPath) return false;
   try {
+    const ssh2 = await loadSsh2();
     const parsed = ssh2.utils.parseKey(fs.readFileSync(keyPath));
     return parsed instanceof Error && /encrypt|passphrase/i.test(parsed.message);
   } catch {
@@ -93,7 +93,7 @@ async function add(io: CliIo, rest: string[]): Promise<number> {
   let secret: string | null = null;
   if (!noSecret && !keepSecret && kind !== 'ssh-agent') {
     const question = kind === 'ssh-key' ? `Passphrase for ${key ?? 'the key'} (empty: none): ` : `Password for ${user}: `;
-    secret = await readSecret(io, question, kind !== 'ssh-key' || keyIsEncrypted(key));
+    secret = await readSecret(io, question, kind !== 'ssh-key' || (await keyIsEncrypted(key)));
     if (secret === null && needsSecret && !io.streams.stdinIsTTY && !io.streams.prompt) {
       throw new WindeckError(
         'VALIDATION',

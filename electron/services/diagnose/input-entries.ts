@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { WindeckError } from '../../../shared/contract/errors';
 
 export interface InputEntry {
@@ -30,9 +30,18 @@ function cancelled(signal?: AbortSignal): void {
   if (signal?.aborted) throw new WindeckError('CANCELLED', 'Diagnosis cancelled.');
 }
 
-function openZipFile(file: string): Promise<yauzl.ZipFile> {
+let yauzlModule: Promise<typeof yauzl> | null = null;
+
+/** yauzl is loaded when the first zip is opened, not at start-up (it is CommonJS: its exports are the default). */
+function loadYauzl(): Promise<typeof yauzl> {
+  yauzlModule ??= import('yauzl').then((m) => (m as unknown as { default: typeof yauzl }).default ?? m);
+  return yauzlModule;
+}
+
+async function openZipFile(file: string): Promise<yauzl.ZipFile> {
+  const lib = await loadYauzl();
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true }, (err, zip) => {
+    lib.open(file, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true }, (err, zip) => {
       if (err || !zip) reject(err ?? new Error('cannot open zip'));
       else resolve(zip);
     });

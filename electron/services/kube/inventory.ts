@@ -12,7 +12,6 @@ import { evaluateClusterRules, WORKLOAD_RULES, CLUSTER_RULES } from '../../../sh
 import type { ServiceCore } from '../create-services';
 import type { Clock } from '../lib/clock';
 import { clusterIdFor } from '../store/repos/clusters';
-import { toSummary } from '../store/repos/nodes';
 import { DaemonSetsRepo } from '../store/repos/daemonsets';
 import { ExecApprovalsRepo } from '../store/repos/exec-approvals';
 import { InventoryStatusRepo } from '../store/repos/inventory-status';
@@ -258,7 +257,7 @@ export class KubeInventory {
 
   /** Stored node rows of a cluster (for offline output). */
   storedNodes(clusterId: string): NodeSummary[] {
-    return this.core.repos.nodes.listModels(clusterId).map(toSummary);
+    return this.core.repos.nodes.listSummaries(clusterId);
   }
 
   /**

@@ -1,9 +1,17 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-// ssh2 is CommonJS: a default import works both in the ESM bundle (dist/) and under vitest.
-import ssh2, { type AuthContext, type Connection, type PublicKeyAuthContext, type ServerChannel } from 'ssh2';
-const Server = ssh2.Server;
-const utils = ssh2.utils;
+import { createRequire } from 'node:module';
+import type { AuthContext, Connection, PublicKeyAuthContext, ServerChannel } from 'ssh2';
+
+let ssh2Lib: typeof import('ssh2') | null = null;
+/**
+ * ssh2 (CommonJS) is required when a simulated node first needs it, not when this module loads: the product's
+ * bundles include the simulator for the demo, and loading ssh2 at start-up would slow every command's start.
+ */
+function ssh2(): typeof import('ssh2') {
+  ssh2Lib ??= createRequire(import.meta.url)('ssh2') as typeof import('ssh2');
+  return ssh2Lib;
+}
 import type { CommandHost } from './command-host';
 
 /**
@@ -64,15 +72,15 @@ export function generateKeyPair(comment = 'windeck-sim'): { privateKey: string; 
   // ssh2 1.17's keygen now and then (about 1 key in 300, measured) writes an ed25519 key its own parser rejects
   // ("Malformed OpenSSH private key"); generate again until the key parses.
   for (let attempt = 0; attempt < 20; attempt += 1) {
-    const kp = utils.generateKeyPairSync('ed25519', { comment });
-    if (!(utils.parseKey(kp.private) instanceof Error)) return { privateKey: kp.private, publicKey: kp.public };
+    const kp = ssh2().utils.generateKeyPairSync('ed25519', { comment });
+    if (!(ssh2().utils.parseKey(kp.private) instanceof Error)) return { privateKey: kp.private, publicKey: kp.public };
   }
   throw new Error('could not generate a parseable ed25519 key');
 }
 
 /** The SSH wire blob of a public or private key text. */
 export function publicKeyBlob(keyText: string): Buffer {
-  const parsed = utils.parseKey(keyText);
+  const parsed = ssh2().utils.parseKey(keyText);
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!key || key instanceof Error) throw new Error(`cannot parse key: ${key instanceof Error ? key.message : 'empty'}`);
   return key.getPublicSSH();
@@ -97,7 +105,7 @@ function timingSafeEqualText(a: string, b: string): boolean {
 
 function checkPublicKey(ctx: PublicKeyAuthContext, user: SimUser): boolean {
   for (const line of user.authorizedKeys ?? []) {
-    const parsed = utils.parseKey(line);
+    const parsed = ssh2().utils.parseKey(line);
     const key = Array.isArray(parsed) ? parsed[0] : parsed;
     if (!key || key instanceof Error) continue;
     if (key.type !== ctx.key.algo && !(key.type === 'ssh-rsa' && ctx.key.algo.startsWith('rsa-sha2'))) continue;
@@ -117,14 +125,14 @@ export function sftpToWindowsPath(p: string): string | null {
 
 function serveSftp(accept: () => import('ssh2').SFTPWrapper, host: CommandHost): void {
   const sftp = accept();
-  const STATUS = utils.sftp.STATUS_CODE;
+  const STATUS = ssh2().utils.sftp.STATUS_CODE;
   const handles = new Map<number, Buffer>();
   let nextHandle = 1;
   sftp.on('OPEN', (reqid, filename, flags) => {
     const winPath = sftpToWindowsPath(filename);
     const file = winPath ? host.model.file(winPath) : null;
     if (!file) return sftp.status(reqid, STATUS.NO_SUCH_FILE, 'The system cannot find the file specified.');
-    if (flags & utils.sftp.OPEN_MODE.WRITE) return sftp.status(reqid, STATUS.PERMISSION_DENIED, 'Access is denied.');
+    if (flags & ssh2().utils.sftp.OPEN_MODE.WRITE) return sftp.status(reqid, STATUS.PERMISSION_DENIED, 'Access is denied.');
     const id = nextHandle++;
     handles.set(id, file.bytes);
     const h = Buffer.alloc(4);
@@ -253,8 +261,8 @@ export async function startSimSshServer(options: SshServerOptions): Promise<SimS
 
   // ssh2 keeps the raw socket on the connection object; the drop fault needs it.
   const withSocket = (client: Connection) => onClient(client, (client as unknown as { _sock: net.Socket })._sock);
-  const normal = new Server({ hostKeys: [hostKeyPrivate], ident: 'OpenSSH_for_Windows_9.5' }, withSocket);
-  const changed = new Server({ hostKeys: [alternate], ident: 'OpenSSH_for_Windows_9.5' }, withSocket);
+  const normal = new (ssh2().Server)({ hostKeys: [hostKeyPrivate], ident: 'OpenSSH_for_Windows_9.5' }, withSocket);
+  const changed = new (ssh2().Server)({ hostKeys: [alternate], ident: 'OpenSSH_for_Windows_9.5' }, withSocket);
 
   const tcp = net.createServer((socket) => {
     connectionCount += 1;

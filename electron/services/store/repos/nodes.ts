@@ -8,11 +8,12 @@ export class NodesRepo {
   /** Insert or replace nodes in one short transaction. */
   upsertMany(clusterId: string, nodes: readonly NodeModel[]): void {
     const stmt = this.db.prepare(
-      `INSERT INTO nodes (cluster_id, name, os, health, data, synced_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT(cluster_id, name) DO UPDATE SET os = excluded.os, health = excluded.health, data = excluded.data, synced_at = excluded.synced_at`,
+      `INSERT INTO nodes (cluster_id, name, os, health, data, summary, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(cluster_id, name) DO UPDATE SET os = excluded.os, health = excluded.health, data = excluded.data, summary = excluded.summary,
+         synced_at = excluded.synced_at`,
     );
     this.db.transaction(() => {
-      for (const n of nodes) stmt.run(clusterId, n.name, n.os, n.health, JSON.stringify(n), n.syncedAt);
+      for (const n of nodes) stmt.run(clusterId, n.name, n.os, n.health, JSON.stringify(n), JSON.stringify(toSummary(n)), n.syncedAt);
     })();
   }
 
@@ -40,9 +41,10 @@ export class NodesRepo {
     return (this.db.prepare('SELECT data FROM nodes WHERE cluster_id = ? ORDER BY name').pluck().all(clusterId) as string[]).map((d) => JSON.parse(d) as NodeModel);
   }
 
-  /** Fleet rows: the NodeSummary fields only. */
+  /** Fleet rows: the NodeSummary fields only, from the small `summary` column (the full model is not parsed). */
   listSummaries(clusterId: string): NodeSummary[] {
-    return this.listModels(clusterId).map(toSummary);
+    const rows = this.db.prepare('SELECT summary FROM nodes WHERE cluster_id = ? ORDER BY name').pluck().all(clusterId) as string[];
+    return rows.map((r) => JSON.parse(r) as NodeSummary);
   }
 }
 

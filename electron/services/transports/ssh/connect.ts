@@ -1,8 +1,6 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-// ssh2 is CommonJS: a default import works both in the ESM bundle (dist/) and under vitest.
-import ssh2, { type Client as SshClient, type ConnectConfig } from 'ssh2';
-const Client = ssh2.Client;
+import type { Client as SshClient, ConnectConfig } from 'ssh2';
 type Client = SshClient;
 import { WindeckError, type ErrorContext } from '../../../../shared/contract/errors';
 
@@ -173,7 +171,20 @@ function forwardThrough(via: Client, hop: SshHop, timeoutMs: number, context: Er
   });
 }
 
-function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, context: ErrorContext): Promise<SshConnection> {
+let ssh2Module: Promise<typeof import('ssh2')> | null = null;
+
+/**
+ * ssh2 is loaded on the first connection, not at start-up: it is the largest module on the CLI's and the
+ * console's start path and answering from the store never needs it. ssh2 is CommonJS, so its exports are the
+ * default export of the dynamic import (in the ESM bundle and under vitest alike).
+ */
+export function loadSsh2(): Promise<typeof import('ssh2')> {
+  ssh2Module ??= import('ssh2').then((m) => (m as unknown as { default: typeof import('ssh2') }).default ?? m);
+  return ssh2Module;
+}
+
+async function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, context: ErrorContext): Promise<SshConnection> {
+  const { Client } = await loadSsh2();
   return new Promise((resolve, reject) => {
     const client = new Client();
     let hostKeyError: WindeckError | null = null;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openStore } from '../../../../../electron/services/store/database';
+import { STORE_CLEAN_CLOSE_MARK, migrate, openStore } from '../../../../../electron/services/store/database';
 import { MIGRATIONS } from '../../../../../electron/services/store/migrations';
 import type { Migration } from '../../../../../electron/services/store/migration';
 import { WindeckError } from '../../../../../shared/contract/errors';
@@ -53,6 +53,35 @@ describe('openStore', () => {
     expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toContain('definitely not an sqlite');
     expect(store.db.prepare('SELECT COUNT(*) FROM clusters').pluck().get()).toBe(0);
     store.close();
+  });
+
+  it('quick_checks a store that was not closed cleanly, and skips the check after a clean close', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'windeck.db');
+    const first = openStore(file);
+    expect(first.db.pragma('user_version', { simple: true })).toBe(0);
+    first.db.exec('CREATE TABLE pad (x TEXT)');
+    const insert = first.db.prepare('INSERT INTO pad VALUES (?)');
+    for (let i = 0; i < 400; i++) insert.run(`row ${i} `.repeat(40));
+    first.close();
+    const raw = new Database(file);
+    expect(raw.pragma('user_version', { simple: true })).toBe(STORE_CLEAN_CLOSE_MARK);
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    raw.close();
+    // Damage the middle of the last page (a leaf of `pad`): the header and schema still read, quick_check fails.
+    const fd = fs.openSync(file, 'r+');
+    const size = fs.fstatSync(fd).size;
+    fs.writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, size - pageSize + 8);
+    fs.closeSync(fd);
+
+    const trusted = openStore(file);
+    expect(trusted.notice).toBeNull();
+    trusted.db.close(); // not store.close(): no clean-close mark, as after a crash
+
+    const checked = openStore(file);
+    expect(checked.notice).toMatch(/could not be read \(quick_check/);
+    checked.close();
   });
 
   it('refuses a store written by a newer Windeck with a clear message', () => {
