@@ -8,6 +8,7 @@ import { WindeckError, type ErrorCode } from '../../../shared/contract/errors';
 import { KUBE_CONNECT_TIMEOUT_MS, KUBE_REQUEST_TIMEOUT_MS } from '../../../shared/domain/limits';
 import { runExecPlugin, type ExecApprovals, type ExecCredential } from './exec-credential';
 import type { ResolvedContext } from './kubeconfig';
+import { dropUnreadArrays, unreadArraysFor } from './drop-unread-arrays';
 
 /**
  * A small Kubernetes API client over node:https: auth from a resolved kubeconfig context (client certificate,
@@ -408,7 +409,7 @@ export class KubeClient {
     } else text = await readBody(res, Infinity, options.signal);
     let doc: { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
     try {
-      doc = JSON.parse(text);
+      doc = JSON.parse(dropUnreadArrays(text, unreadArraysFor(resourcePath)));
     } catch {
       throw new WindeckError('PARSE_FAILED', `The API server sent an invalid list for ${resourcePath} (${text.length} bytes of broken JSON).`, {
         step: `list ${resourcePath}`,

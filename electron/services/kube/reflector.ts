@@ -12,6 +12,7 @@ import {
 import { systemClock, type Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import { KubeStatusError, watchChunks, type KubeClient, type ListPage } from './client';
+import { dropUnreadArrays, unreadArraysFor } from './drop-unread-arrays';
 
 /**
  * List + watch of one resource into an in-memory cache, the way client-go's reflector does it, plus what it
@@ -100,10 +101,10 @@ function isAuthStop(error: unknown): boolean {
 }
 
 /** A watch event line, or null when the line is not one (not JSON, no known type, no object). */
-function parseEvent(line: string): { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: object } | null {
+function parseEvent(line: string, unread: readonly string[]): { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: object } | null {
   let ev: { type?: unknown; object?: unknown };
   try {
-    ev = JSON.parse(line);
+    ev = JSON.parse(dropUnreadArrays(line, unread));
   } catch {
     return null;
   }
@@ -120,6 +121,8 @@ function rvOf(raw: unknown): string | null {
 
 export class Reflector<T> {
   readonly cache = new Map<string, T>();
+  /** Arrays of this resource that no projection reads, dropped from event text before parsing. */
+  private readonly unreadArrays: readonly string[];
   readonly stats: ReflectorStats = {
     lists: 0,
     relists: 0,
@@ -153,6 +156,7 @@ export class Reflector<T> {
   readonly synced: Promise<void>;
 
   constructor(private readonly options: ReflectorOptions<T>) {
+    this.unreadArrays = unreadArraysFor(options.path);
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.synced = new Promise<void>((resolve, reject) => {
@@ -430,7 +434,7 @@ export class Reflector<T> {
         this.stats.lastActivityAt = lastActivity;
         let garbage = 0;
         for (const line of lines) {
-          const ev = line === null ? null : parseEvent(line);
+          const ev = line === null ? null : parseEvent(line, this.unreadArrays);
           if (ev === null) {
             garbage++;
             continue;
