@@ -115,7 +115,7 @@ describe('renderer in Chromium over the web host', () => {
     await node.panel.getByText(/No findings are stored for this node/).waitFor();
     await node.openTab('Activity');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => location.hash.includes('tab=logs'));
+    await page.waitForFunction(() => location.hash.includes('tab=access'));
   });
 
   it('has no serious accessibility violations in light and dark themes', async () => {

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-export type NodeTabName = 'Overview' | 'Findings' | 'Services' | 'Network' | 'DNS' | 'Logs' | 'Activity';
+export type NodeTabName = 'Overview' | 'Findings' | 'Services' | 'Network' | 'DNS' | 'Logs' | 'Access' | 'Activity';
 
 /** One node: header, tabs, panels. */
 export class NodePage {
