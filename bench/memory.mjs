@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
+import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -28,7 +29,6 @@ const NODE_RATE = Number(flag(args, '--node-rate', 50));
 const POD_RATE = Number(flag(args, '--pod-rate', 100));
 const POD_TEMPLATES = Math.min(PODS, 5000);
 const SAMPLE_MS = 5000;
-const CHROMIUM = process.env.WINDECK_CHROMIUM ?? '/usr/bin/chromium';
 const log = (...a) => console.error('memory:', ...a);
 const mib = (kb) => Math.round((kb / 1024) * 10) / 10;
 const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
@@ -113,21 +113,7 @@ try {
   const syncSeconds = (epochNow() - t0) / 1000;
   log(`windeck synced in ${syncSeconds.toFixed(1)} s: ${windeck.info.nodes} nodes, ${windeck.info.pods} pods`);
   const { url } = await windeck.call('serve');
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium();
   const before = new Set(chromiumProcesses().renderers);
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(url);

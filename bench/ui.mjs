@@ -23,6 +23,7 @@ import readline from 'node:readline';
 import { bundleProgram, flag, rendererStatic, root } from './lib/build.mjs';
 import { epochNow } from './lib/feed.mjs';
 import { percentile, summarize } from './lib/stats.mjs';
+import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -30,7 +31,6 @@ const NODES = Number(flag(args, '--nodes', 5000));
 const PODS = Number(flag(args, '--pods', 50000));
 const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
 const SCROLL_STEPS = Number(flag(args, '--scroll-steps', quick ? 120 : 240));
-const CHROMIUM = process.env.WINDECK_CHROMIUM ?? '/usr/bin/chromium';
 const imp = (p) => JSON.stringify(path.join(root, p));
 const log = (...a) => console.error('ui:', ...a);
 const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
@@ -190,21 +190,7 @@ try {
   });
   log(`seeded in ${((epochNow() - seedStarted) / 1000).toFixed(1)} s: ${JSON.stringify(seeded)}`);
 
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium();
 
   // ---- start-up: fresh host process each time, fresh browser context (no HTTP cache), one unmeasured warm-up.
   const startup = [];

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
 import { percentile } from './lib/stats.mjs';
+import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -42,7 +43,6 @@ const SETTLE_MS = quick ? 60_000 : 300_000;
 const NODE_KB = Number(flag(args, '--node-kb', 13));
 const SCREEN = !args.includes('--no-screen');
 const KUBECTL = !args.includes('--no-kubectl') && spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-const CHROMIUM = process.env.WINDECK_CHROMIUM ?? '/usr/bin/chromium';
 
 const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
 const lagSummary = (xs) => ({
@@ -219,22 +219,8 @@ async function kubectlPhases(kubeconfig) {
 /** At SCREEN_RATE: lag from the simulator to the fleet view in headless Chromium. */
 async function screenPhase() {
   if (!fs.existsSync(CHROMIUM)) return { notMeasured: `Chromium not found at ${CHROMIUM} (apt-get install -y chromium)` };
-  const { chromium } = await import('playwright-core');
   const { url } = await windeck.call('serve');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium();
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(url);
   await page.waitForSelector('.fleet-table tbody tr td.cell-name', { timeout: 120_000 });
