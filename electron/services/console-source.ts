@@ -8,6 +8,7 @@ import type { ServiceCore, Services } from './create-services';
 import { listKubeContexts, validateKubeconfigPath } from './kube/contexts';
 import { kubeInventory, type KubeTarget } from './kube/inventory';
 import { startDemo, type RunningDemo } from './kube/demo';
+import { processAlive } from './lib/process-alive';
 
 export interface ConsoleSource {
   kind: 'live' | 'demo' | 'stored';
@@ -200,7 +201,7 @@ export class ConsoleSources {
     if (confirm !== cluster.name)
       throw new WindeckError('VALIDATION', `To forget the stored data of "${cluster.name}", confirm with its exact name.`, { cluster: cluster.name });
     const demo = this.core.repos.settings.get<{ kubeconfig?: string; pid?: number }>('demo');
-    if (cluster.simulated && demo?.kubeconfig && demo.kubeconfig === cluster.kubeconfigPath && demo.pid && isAlive(demo.pid)) {
+    if (cluster.simulated && demo?.kubeconfig && demo.kubeconfig === cluster.kubeconfigPath && demo.pid && processAlive(demo.pid)) {
       throw new WindeckError('CONFLICT', `The demo cluster "${cluster.name}" is running (pid ${demo.pid}); stop the demo first.`, { cluster: cluster.name });
     }
     await this.serial(() => this.inventory.stopLive(clusterId));
@@ -248,15 +249,6 @@ export class ConsoleSources {
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The per-services singleton. */
 export function consoleSources(core: ServiceCore): ConsoleSources {

@@ -16,6 +16,7 @@ import { HANDLERS } from './rpc/handlers';
 import type { HostKind } from '../../shared/contract/methods/app';
 import type { StoreChanged } from '../../shared/contract/events';
 import { OPERATION_SHUTDOWN_GRACE_MS } from '../../shared/domain/limits';
+import { processAlive } from './lib/process-alive';
 
 export interface ServicesConfig {
   home: string;
@@ -70,15 +71,6 @@ export interface Services {
   dispose(): Promise<void>;
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Composition root: config + ports in, `{ dispatch, events, dispose }` out. Never imports electron. */
 export function createServices(config: ServicesConfig): Services {
@@ -89,7 +81,7 @@ export function createServices(config: ServicesConfig): Services {
   if (store.notice) log.warn('store notice', { notice: store.notice });
   const events = new EventBus();
   const operations = new OperationsRepo(store.db);
-  const interrupted = operations.markInterrupted(clock.now(), isAlive);
+  const interrupted = operations.markInterrupted(clock.now(), processAlive);
   if (interrupted > 0) log.info('operations interrupted by an earlier exit marked failed', { count: interrupted });
   const ops = new OperationRunner(operations, events, log.child('ops'), () => clock.now());
 

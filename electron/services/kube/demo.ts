@@ -13,6 +13,7 @@ import { demoDir } from '../lib/paths';
 import { clusterIdFor } from '../store/repos/clusters';
 import { registerSimulatedNode, unregisterSimulatedCluster } from '../transports/simulated-node-registration';
 import { kubeInventory, type LiveInventory } from './inventory';
+import { processAlive } from '../lib/process-alive';
 
 /**
  * The built-in demo (DESIGN.md sections 9 and 10): a simulated mixed cluster (the Kubernetes API simulator) whose
@@ -77,15 +78,6 @@ function checkCount(name: string, value: number, min: number, max: number): numb
   return value;
 }
 
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Claim WINDECK_HOME/demo.lock; CONFLICT when another live demo holds it. */
 function claimDemoLock(home: string): string {
@@ -98,7 +90,7 @@ function claimDemoLock(home: string): string {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(fs.readFileSync(file, 'utf8').trim());
-      if (isAlive(pid)) {
+      if (processAlive(pid)) {
         throw new WindeckError('CONFLICT', `Another \`windeck demo\` (pid ${pid}) is running with the data directory ${home}; stop it first (Ctrl-C in its terminal) or use another --home.`, { path: file });
       }
       fs.rmSync(file, { force: true });

@@ -37,6 +37,7 @@ import {
   type PodProjection,
 } from './projections';
 import { Reflector, type ReflectorChange, type ReflectorState } from './reflector';
+import { processAlive } from '../lib/process-alive';
 
 /** Which cluster: a kubeconfig (default: KUBECONFIG / ~/.kube/config) and a context (default: current). */
 export interface KubeTarget {
@@ -447,15 +448,7 @@ export class LiveInventory {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const pid = Number(fs.readFileSync(file, 'utf8'));
-        let alive = false;
-        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
-          try {
-            process.kill(pid, 0);
-            alive = true;
-          } catch (e) {
-            alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-          }
-        }
+        const alive = pid !== process.pid && processAlive(pid);
         if (alive) throw new WindeckError('CONFLICT', `Another Windeck process (pid ${pid}) already runs the live sync of context "${this.ctx.contextName}".`, { cluster: this.ctx.contextName });
         // A lock left by a process that is gone (or by this one): take it over.
         fs.rmSync(file, { force: true });
