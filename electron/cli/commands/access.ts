@@ -3,6 +3,7 @@ import type { AccessCheckResult } from '../../../shared/contract/methods/access'
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import { clusterTarget } from './credentials';
+import { textTable } from '../text-table';
 
 /**
  * `windeck access NODE [--transport auto|ssh|winrm] [--accept-host-key SHA256:...] [--connect-timeout MS] [--json]`:
@@ -23,21 +24,10 @@ function render(r: AccessCheckResult): string {
     c.credential ? `${c.credential} (${c.username ?? '?'})` : (c.username ?? '-'),
     `${c.durationMs} ms`,
   ]);
-  const head = ['TRANSPORT', 'OUTCOME', 'ENDPOINT', 'CREDENTIAL', 'TIME'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((x) => x[i]!.length)));
-  const lines = [`${r.node}: ${r.works ? `reachable over ${r.works}` : 'NO transport works'}`, ''];
-  lines.push(
-    head
-      .map((h, i) => h.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  const [head, ...body] = textTable(['TRANSPORT', 'OUTCOME', 'ENDPOINT', 'CREDENTIAL', 'TIME'], rows);
+  const lines = [`${r.node}: ${r.works ? `reachable over ${r.works}` : 'NO transport works'}`, '', head!];
   r.checks.forEach((c, i) => {
-    lines.push(
-      rows[i]!.map((x, j) => x.padEnd(widths[j]!))
-        .join('  ')
-        .trimEnd(),
-    );
+    lines.push(body[i]!);
     if (!c.ok) lines.push(`  why: ${c.message}`);
     if (c.outcome === 'host-key-unknown' && c.fingerprint)
       lines.push(`  after checking it on the node: windeck access ${r.node} --accept-host-key ${c.fingerprint}`);

@@ -5,6 +5,7 @@ import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
 import { readSecret } from '../secret-input';
+import { textTable } from '../text-table';
 import { loadSsh2 } from '../../services/transports/ssh/connect';
 
 /**
@@ -45,16 +46,7 @@ function table(list: CredentialInfo[]): string {
     c.hasSecret ? `sealed (${c.secretStoreKind})` : 'none',
     String(c.priority),
   ]);
-  const head = ['NAME', 'KIND', 'USER', 'APPLIES TO', 'KEY', 'SECRET', 'PRIO'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows]
-    .map((r) =>
-      r
-        .map((x, i) => x.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(['NAME', 'KIND', 'USER', 'APPLIES TO', 'KEY', 'SECRET', 'PRIO'], rows).join('\n');
 }
 
 /** Whether a private key file is encrypted (then its passphrase is asked on a terminal). */

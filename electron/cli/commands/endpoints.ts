@@ -4,6 +4,7 @@ import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
 import { clusterTarget } from './credentials';
+import { textTable } from '../text-table';
 
 /**
  * `windeck endpoints set|list|remove` (issue 4 item 4): where a node is reached over SSH or WinRM, overriding
@@ -27,16 +28,7 @@ function transportOf(io: CliIo): 'ssh' | 'winrm' {
 function table(list: EndpointInfo[]): string {
   if (list.length === 0) return 'No endpoints are set. Set one with `windeck endpoints set NODE --transport ssh|winrm --host HOST`.';
   const rows = list.map((e) => [e.node, e.transport, e.url ?? `${e.host}:${e.port}`, e.credential ?? '-', e.source]);
-  const head = ['NODE', 'TRANSPORT', 'ADDRESS', 'CREDENTIAL', 'SOURCE'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows]
-    .map((r) =>
-      r
-        .map((x, i) => x.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(['NODE', 'TRANSPORT', 'ADDRESS', 'CREDENTIAL', 'SOURCE'], rows).join('\n');
 }
 
 export const endpointsCommand: CommandDef = {

@@ -4,6 +4,7 @@ import { kubeInventory, type KubeTarget } from '../../services/kube/inventory';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import type { CliIo } from '../io';
+import { textTable } from '../text-table';
 
 /**
  * `windeck nodes` (DESIGN.md section 10): a live sync of the context (an `inventory-sync` operation, progress on
@@ -44,9 +45,7 @@ function table(rows: NodeSummary[]): string {
     String(n.podCount),
     n.reasons.length ? n.reasons.join('; ').slice(0, 120) : '-',
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
-  return [line(head), ...cells.map(line)].join('\n');
+  return textTable(head, cells).join('\n');
 }
 
 async function approveExec(io: CliIo, target: KubeTarget): Promise<void> {
