@@ -12,6 +12,7 @@ import { ActivityList } from '../features/operations/activity-list';
 import { NodeDetail } from '../features/node-detail/node-detail';
 import { DEFAULT_SORT, EMPTY_FILTER, type FindingCounts } from '../features/nodes/fleet-model';
 import { FleetView, type FleetState } from '../features/nodes/fleet-view';
+import { useNodeList } from '../features/nodes/use-node-list';
 import { ThemeToggle } from '../features/settings/theme-toggle';
 import { ImportView } from '../features/imports/import-view';
 import { PodsView } from '../features/pods/pods-view';
@@ -66,10 +67,7 @@ function Shell() {
   const info = useQuery('app:info', {}, { scopes: ['settings', 'clusters'] });
   const clusters = useQuery('clusters:list', {}, { scopes: ['clusters', 'nodes'] });
   const known = clusters.data?.some((c) => c.id === chosenCluster) ?? false;
-  const nodes = useQuery('nodes:list', known && chosenCluster ? { cluster: chosenCluster } : {}, {
-    scopes: ['nodes', 'clusters', 'probes'],
-    enabled: clusters.status !== 'loading',
-  });
+  const nodes = useNodeList(known && chosenCluster ? { cluster: chosenCluster } : {}, { enabled: clusters.status !== 'loading' });
   const findings = useQuery('findings:list', nodes.data?.cluster ? { cluster: nodes.data.cluster.id } : {}, {
     scopes: ['findings'],
     enabled: nodes.data?.cluster != null,

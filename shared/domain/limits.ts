@@ -23,6 +23,11 @@ export const UI_CALL_QUEUE_TIMEOUT_MS = 20_000;
 /** Renderer: `store:changed` bursts are folded into one re-read after this quiet time, and at least this often. */
 export const UI_REFRESH_DEBOUNCE_MS = 250;
 export const UI_REFRESH_MAX_WAIT_MS = 2_000;
+/** Renderer: node deltas (`nodes:list { since }`) are read after this quiet time, and at least this often. */
+export const UI_NODE_DELTA_DEBOUNCE_MS = 50;
+export const UI_NODE_DELTA_MAX_WAIT_MS = 150;
+/** Store: removed-node tombstones kept for `nodes:list { since }`; older cursors get a full answer. */
+export const NODE_TOMBSTONES_MAX = 20_000;
 /** Renderer: how often relative ages ("synced 3 min ago") are re-rendered. Not a data poll. */
 export const UI_AGE_TICK_MS = 15_000;
 /** Renderer: the report preview is re-rendered this long after the last keystroke. */

@@ -1,5 +1,6 @@
-import { useCallback, useDeferredValue, useMemo } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import type { NodeListResult } from '../../../shared/contract/methods/nodes';
+import type { NodeSummary } from '../../../shared/domain/node';
 import type { QueryState } from '../../api/use-query';
 import { ErrorNotice } from '../../components/error-notice';
 import { navigate } from '../../app/router';
@@ -25,18 +26,30 @@ export interface FleetViewProps {
   onState: (s: FleetState) => void;
 }
 
+const NO_FINDINGS: FindingCounts = { error: 0, warning: 0, info: 0 };
+
+function sameFindings(a: FindingCounts | null, b: FindingCounts | null): boolean {
+  return a === b || (a !== null && b !== null && a.error === b.error && a.warning === b.warning && a.info === b.info);
+}
+
 /** All nodes of the active cluster: summary strip, filters, the virtualized table. */
 export function FleetView({ nodes, findings, state, onState }: FleetViewProps) {
   const { liveness } = useActiveCluster();
   const list = nodes.data?.nodes;
   const probes = nodes.data?.probes;
+  // Rows of unchanged nodes keep their object across node deltas, so memoized table rows do not re-render.
+  const rowCache = useRef(new WeakMap<NodeSummary, FleetRow>());
   const rows: FleetRow[] = useMemo(
     () =>
-      (list ?? []).map((n) => ({
-        ...n,
-        findings: findings ? (findings.get(n.name) ?? { error: 0, warning: 0, info: 0 }) : null,
-        probe: probes?.[n.name] ?? null,
-      })),
+      (list ?? []).map((n) => {
+        const f = findings ? (findings.get(n.name) ?? NO_FINDINGS) : null;
+        const probe = probes?.[n.name] ?? null;
+        const cached = rowCache.current.get(n);
+        if (cached && cached.probe === probe && sameFindings(cached.findings, f)) return cached;
+        const row = { ...n, findings: f, probe };
+        rowCache.current.set(n, row);
+        return row;
+      }),
     [list, findings, probes],
   );
   // Typing in the search box stays responsive on 5,000 rows: filtering runs on the deferred value.

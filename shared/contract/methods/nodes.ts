@@ -20,11 +20,19 @@ export type NodeProbeBrief = z.infer<typeof NodeProbeBrief>;
 /**
  * `nodes` are NodeSummary rows exactly (what `windeck nodes --json` prints); `probes` maps a node name to its probe
  * brief, for probed nodes only (a node absent from it was never probed).
+ *
+ * `cursor` marks what this answer covers; passing it back as `since` answers a delta: `nodes` (and their `probes`)
+ * are then only the nodes written after the cursor, `removed` the names gone since, and `full` is false. When the
+ * cursor cannot be answered with a delta (another cluster or store, or removals pruned since), `full` is true and
+ * `nodes` holds every node, as without `since`. Without `since`, `full` is true and `removed` is empty.
  */
 export const NodeListResult = z.object({
   cluster: ClusterSummary.nullable(),
   nodes: z.array(NodeSummary),
   probes: z.record(z.string(), NodeProbeBrief),
+  cursor: z.string(),
+  full: z.boolean(),
+  removed: z.array(z.string()),
 });
 export type NodeListResult = z.infer<typeof NodeListResult>;
 
@@ -64,9 +72,9 @@ export const nodeMethods = {
   'clusters:list': method({ input: z.object({}).strict(), output: z.array(ClusterSummary), description: 'Clusters in the store, with sync state and age.' }),
   /** Nodes of one cluster from the store (default: the active cluster). NOT_FOUND when the cluster is unknown. */
   'nodes:list': method({
-    input: z.object({ cluster: ClusterRef }).strict(),
+    input: z.object({ cluster: ClusterRef, since: z.string().min(1).max(600).optional() }).strict(),
     output: NodeListResult,
-    description: 'Node inventory with health, read from the store.',
+    description: 'Node inventory with health, read from the store; with `since` (a cursor from an earlier answer), only what changed.',
   }),
   /** How kubelet, kube-proxy, flanneld, containerd and hns run on a node, from stored probes (offline). */
   'nodes:layout': method({
