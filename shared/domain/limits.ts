@@ -108,7 +108,10 @@ export const KUBE_BACKOFF_INITIAL_MS = 1_000;
 export const KUBE_BACKOFF_MAX_MS = 30_000;
 export const KUBE_WATCH_TIMEOUT_MIN_S = 300;
 export const KUBE_WATCH_TIMEOUT_MAX_S = 600;
-export const INVENTORY_FLUSH_INTERVAL_MS = 250;
+/** How often watched changes are written to the store (one short transaction per resource per flush). */
+export const INVENTORY_FLUSH_INTERVAL_MS = 100;
+/** While live, the cluster row's sync stamp is refreshed at most this often. */
+export const INVENTORY_LIVE_STAMP_INTERVAL_MS = 5_000;
 export const INVENTORY_SYNC_TIMEOUT_MS = 10 * 60_000;
 // Offline diagnosis (electron/services/diagnose).
 /** Files up to this size are read whole and run through every parser; bigger ones stream through the log scan. */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WindeckError, isWindeckError } from '../../../shared/contract/errors';
 import type { Finding } from '../../../shared/domain/finding';
-import { INVENTORY_FLUSH_INTERVAL_MS, INVENTORY_SYNC_TIMEOUT_MS } from '../../../shared/domain/limits';
+import { INVENTORY_FLUSH_INTERVAL_MS, INVENTORY_LIVE_STAMP_INTERVAL_MS, INVENTORY_SYNC_TIMEOUT_MS } from '../../../shared/domain/limits';
 import type { NodeModel, NodeSummary } from '../../../shared/domain/node';
 import { toNodeModel, type NodeObject } from '../../../shared/logic/node-model';
 import type { EndpointSliceObject, ServiceObject } from '../../../shared/rules/cluster/cluster-facts';
@@ -623,8 +623,14 @@ export class LiveInventory {
       }
     }
     if (all.every((r) => r.state === 'watching') && version) {
-      this.core.repos.clusters.setSync(this.clusterId, 'live', { syncedAt: now, kubernetesVersion: version });
-      scopes.add('clusters');
+      // The cluster row says "live" with a recent stamp; rewriting it (and waking every screen) on each flush
+      // would cost a write and a change event per flush while nothing else changes.
+      const cluster = this.core.repos.clusters.get(this.clusterId);
+      const stampAge = now - (cluster?.syncedAt ?? 0);
+      if (!cluster || cluster.syncState !== 'live' || cluster.kubernetesVersion !== version || stampAge >= INVENTORY_LIVE_STAMP_INTERVAL_MS) {
+        this.core.repos.clusters.setSync(this.clusterId, 'live', { syncedAt: now, kubernetesVersion: version });
+        scopes.add('clusters');
+      }
     }
     if (scopes.size) this.core.changed([...scopes], this.clusterId);
   }
