@@ -123,20 +123,25 @@ export async function checkTransport(
   }
 }
 
+/** The check of a candidate that could not even be opened (no endpoint, no credential...). */
+function unavailableCheck(c: Extract<TransportCandidate, { available: false }>): CapabilityCheck {
+  return {
+    transport: c.kind,
+    ok: false,
+    reason: c.reason,
+    message: c.message,
+    endpoint: c.describe,
+    durationMs: 0,
+    errorCode: c.reason === 'auth' ? 'AUTH_FAILED' : null,
+  };
+}
+
 /** Check every candidate (for a "which transport works" view); nothing stops at the first success. */
 export async function checkCandidates(candidates: readonly TransportCandidate[], signal: AbortSignal): Promise<CapabilityCheck[]> {
   const out: CapabilityCheck[] = [];
   for (const c of candidates) {
     if (!c.available) {
-      out.push({
-        transport: c.kind,
-        ok: false,
-        reason: c.reason,
-        message: c.message,
-        endpoint: c.describe,
-        durationMs: 0,
-        errorCode: c.reason === 'auth' ? 'AUTH_FAILED' : null,
-      });
+      out.push(unavailableCheck(c));
       continue;
     }
     const t = c.open();
@@ -159,15 +164,7 @@ export async function selectTransport(
   const checks: CapabilityCheck[] = [];
   for (const c of candidates) {
     if (!c.available) {
-      checks.push({
-        transport: c.kind,
-        ok: false,
-        reason: c.reason,
-        message: c.message,
-        endpoint: c.describe,
-        durationMs: 0,
-        errorCode: c.reason === 'auth' ? 'AUTH_FAILED' : null,
-      });
+      checks.push(unavailableCheck(c));
       continue;
     }
     const t = c.open();
