@@ -54,7 +54,9 @@ export function FleetView({ nodes, findings, state, onState }: FleetViewProps) {
   );
   // Typing in the search box stays responsive on 5,000 rows: filtering runs on the deferred value.
   const deferredFilter = useDeferredValue(state.filter);
-  const shown = useMemo(() => sortRows(filterRows(rows, deferredFilter), state.sort), [rows, deferredFilter, state.sort]);
+  // Sorted once per data change or sort change; a keystroke only filters (filtering keeps the sorted order).
+  const sorted = useMemo(() => sortRows(rows, state.sort), [rows, state.sort]);
+  const shown = useMemo(() => filterRows(sorted, deferredFilter), [sorted, deferredFilter]);
   const summary = useMemo(() => summarize(rows), [rows]);
   // Stable callbacks, so memoized rows do not re-render on every scroll or keypress.
   const stateRef = useLatest(state);
