@@ -10,6 +10,7 @@ import { testServices } from '../helpers/services';
 import { nodeModel, seedCluster } from '../unit/renderer/seed';
 import { AppPage, RESULTS_DIR } from './pages/app-page';
 import { FleetPage } from './pages/fleet-page';
+import { frameTimes } from './pages/frame-times';
 
 // The fleet view with 5,000 nodes in headless Chromium: scripted scrolling and filtering with frame times recorded
 // (test-results/fleet-5000-frames.json). Timing is recorded, not asserted (shared CI cores); what is asserted is
@@ -52,27 +53,6 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-/** Frame deltas (ms) while `action` runs in the page, from requestAnimationFrame. */
-async function frames(p: Page, action: string): Promise<{ count: number; p50: number; p95: number; max: number; totalMs: number }> {
-  return p.evaluate(async (body) => {
-    const deltas: number[] = [];
-    let last = performance.now();
-    let running = true;
-    const tick = (t: number) => {
-      deltas.push(t - last);
-      last = t;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const t0 = performance.now();
-    await (new Function(`return (async () => { ${body} })()`) as () => Promise<void>)();
-    const totalMs = performance.now() - t0;
-    running = false;
-    const sorted = [...deltas].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    return { count: deltas.length, p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0, totalMs };
-  }, action);
-}
 
 describe('fleet view with 5,000 nodes', () => {
   it('loads, stays virtualized, scrolls and filters; frame times recorded', async () => {
@@ -90,7 +70,7 @@ describe('fleet view with 5,000 nodes', () => {
     await cdp.send('Performance.enable');
     const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     const before = await metrics();
-    const scroll = await frames(
+    const scroll = await frameTimes(
       page,
       `const el = document.querySelector('.fleet-scroll');
        for (let i = 0; i < 120; i++) { el.scrollTop += 400; await new Promise((r) => requestAnimationFrame(r)); }`,
@@ -103,7 +83,7 @@ describe('fleet view with 5,000 nodes', () => {
     expect((await fleet.visibleNames()).length).toBeGreaterThan(10);
     expect(await page.locator('.fleet-table tbody tr:not(.spacer)').count()).toBeLessThan(100);
 
-    const jump = await frames(page, `document.querySelector('.fleet-scroll').scrollTop = 1e9; await new Promise((r) => setTimeout(r, 100));`);
+    const jump = await frameTimes(page, `document.querySelector('.fleet-scroll').scrollTop = 1e9; await new Promise((r) => setTimeout(r, 100));`);
     expect(await fleet.visibleNames()).toContain('akswin-04999');
 
     const t1 = Date.now();

@@ -11,6 +11,7 @@ import { testServices } from '../helpers/services';
 import { nodeModel, seedCluster } from '../unit/renderer/seed';
 import { AppPage, RESULTS_DIR } from './pages/app-page';
 import { FleetPage } from './pages/fleet-page';
+import { frameTimes } from './pages/frame-times';
 
 // 5,000 probed nodes (services column) and 50,000 pods (Pods view) in headless Chromium: both tables stay
 // virtualized, the pods view fetches windows only, filters run in the store. Timings are recorded in
@@ -88,26 +89,6 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-async function frames(p: Page, action: string): Promise<{ count: number; p50: number; p95: number; max: number; totalMs: number }> {
-  return p.evaluate(async (body) => {
-    const deltas: number[] = [];
-    let last = performance.now();
-    let running = true;
-    const tick = (t: number) => {
-      deltas.push(t - last);
-      last = t;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const t0 = performance.now();
-    await (new Function(`return (async () => { ${body} })()`) as () => Promise<void>)();
-    const totalMs = performance.now() - t0;
-    running = false;
-    const sorted = [...deltas].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    return { count: deltas.length, p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0, totalMs };
-  }, action);
-}
 
 describe('scale: services column on 5,000 nodes, 50,000 pods', () => {
   it('fleet: service badges on every row, "service not running" filter, scrolling', async () => {
@@ -118,7 +99,7 @@ describe('scale: services column on 5,000 nodes, 50,000 pods', () => {
     await fleet.waitLoaded();
     const firstRowsMs = Date.now() - t0;
     expect(await fleet.row(nodeName(0)).locator('td.cell-services').textContent()).toMatch(/kubelet running, kube-proxy running/);
-    const scroll = await frames(
+    const scroll = await frameTimes(
       page,
       `const el = document.querySelector('.fleet-scroll'); for (let i = 0; i < 80; i++) { el.scrollTop += 400; await new Promise((r) => requestAnimationFrame(r)); }`,
     );
@@ -142,7 +123,7 @@ describe('scale: services column on 5,000 nodes, 50,000 pods', () => {
     const firstRowsMs = Date.now() - t0;
     const grid = page.getByRole('grid', { name: 'Pods' });
     expect(await grid.locator('tbody tr:not(.spacer)').count()).toBeLessThan(120);
-    const scroll = await frames(
+    const scroll = await frameTimes(
       page,
       `const el = document.querySelector('.fleet-scroll'); for (let i = 0; i < 80; i++) { el.scrollTop += 600; await new Promise((r) => requestAnimationFrame(r)); }`,
     );
