@@ -4,6 +4,7 @@ import { Age } from '../../components/age';
 import { HealthBadge, ReadyBadge } from '../../components/status-badge';
 import type { FleetRow, SortKey, SortSpec } from './fleet-model';
 import { servicesText, windowsLabel } from './fleet-model';
+import { listKeyTarget } from '../../app/list-keys';
 
 export const ROW_HEIGHT_PX = 36;
 export const HEADER_HEIGHT_PX = 40;
@@ -193,25 +194,13 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
 
   function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
     const from = activeIndex < 0 ? -1 : activeIndex;
+    const to = listKeyTarget(e.key, from, page, rows.length);
+    if (to !== null) {
+      move(to);
+      e.preventDefault();
+      return;
+    }
     switch (e.key) {
-      case 'ArrowDown':
-        move(from + 1);
-        break;
-      case 'ArrowUp':
-        move(from < 0 ? 0 : from - 1);
-        break;
-      case 'PageDown':
-        move(from + page);
-        break;
-      case 'PageUp':
-        move(from - page);
-        break;
-      case 'Home':
-        move(0);
-        break;
-      case 'End':
-        move(rows.length - 1);
-        break;
       case 'Enter': {
         const row = rows[from];
         if (row) onOpen(row.name);

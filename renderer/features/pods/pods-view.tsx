@@ -7,6 +7,7 @@ import { Age } from '../../components/age';
 import { ErrorNotice } from '../../components/error-notice';
 import { navigate } from '../../app/router';
 import { useActiveCluster } from '../clusters/live-context';
+import { listKeyTarget } from '../../app/list-keys';
 
 export const POD_ROW_HEIGHT_PX = 34;
 const HEADER_HEIGHT_PX = 40;
@@ -206,25 +207,13 @@ export function PodsView() {
   }
   function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
     const from = activeIndex;
+    const to = listKeyTarget(e.key, from, page, total);
+    if (to !== null) {
+      move(to);
+      e.preventDefault();
+      return;
+    }
     switch (e.key) {
-      case 'ArrowDown':
-        move(from + 1);
-        break;
-      case 'ArrowUp':
-        move(from < 0 ? 0 : from - 1);
-        break;
-      case 'PageDown':
-        move(from + page);
-        break;
-      case 'PageUp':
-        move(from - page);
-        break;
-      case 'Home':
-        move(0);
-        break;
-      case 'End':
-        move(total - 1);
-        break;
       case 'Enter': {
         const pod = podAt(from);
         if (pod?.node) navigate({ name: 'node', node: pod.node, tab: 'overview', action: null });
