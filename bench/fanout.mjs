@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 // Fan-out benchmark (not part of `npm test`): one command (the `services` script) on N simulated Windows nodes
-// (default 200), each its own SSH endpoint (127.0.60.x) served by real OpenSSH sshd (ForceCommand -> the node
-// simulator's command relay), run by Windeck's SSH transport (fan-out limit 32) and by `parallel-ssh -p 32`
-// (Debian pssh) with the same key, known_hosts, command line and stdin. Cold = new connections; warm = Windeck's
-// pooled connections / OpenSSH ControlMaster sockets from the cold run. Reports wall times and ratios, and the main
-// event-loop delay inside the Windeck process during each run (perf_hooks monitorEventLoopDelay); never
-// fails on timing. Both sides get the same 300 s budget per node (parallel-ssh -t 300).
+// (default 200), each its own SSH endpoint (127.0.60.x) served by real OpenSSH sshd, run by Windeck's SSH
+// transport (fan-out limit 32) and by `parallel-ssh -p 32` (Debian pssh) with the same key, known_hosts, command
+// line and stdin. Cold = new connections; warm = Windeck's pooled connections from the cold run. The peer for both
+// targets is parallel-ssh as users run it (a new connection per host every run); parallel-ssh with OpenSSH
+// ControlMaster sockets (cold run opens them, warm run reuses them) is reported next to it for information.
+// Reports median wall times and ratios over --reps repetitions (alternating order), and the main event-loop
+// delay inside the Windeck process during each run (perf_hooks monitorEventLoopDelay); never fails on timing.
 //
-//   node bench/fanout.mjs             200 nodes, limit 32
-//   node bench/fanout.mjs --quick     48 nodes
-//   node bench/fanout.mjs --nodes 100 --limit 16
+// The node side must not be the bottleneck (issue 10: generate load cheaply): by default the simulator's answer
+// to the exact invocation is recorded once per node (the node simulator's command host, not a hand-written
+// text), and sshd's ForceCommand replays it with /bin/sh + cat (reads stdin to the end first, picks the node by
+// the address sshd was dialled on). `--live-sim` runs the simulator per command instead (sshd ForceCommand ->
+// a Node helper -> the command relay), as the interop tests do; that costs ~100 ms of CPU per command and
+// dominates both sides on 2 cores.
+//
+//   node bench/fanout.mjs             200 nodes, limit 32, 3 repetitions
+//   node bench/fanout.mjs --quick     48 nodes, 3 repetitions
+//   node bench/fanout.mjs --nodes 100 --limit 16 --reps 1 --live-sim
 //
 // Needs: sshd (apt-get install -y openssh-server), parallel-ssh (apt-get install -y pssh), ssh, ssh-keygen.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -29,6 +37,9 @@ const flag = (name, fallback) => {
 const quick = args.includes('--quick');
 const NODES = Number(flag('--nodes', quick ? 48 : 200));
 const LIMIT = Number(flag('--limit', 32));
+const REPS = Math.max(1, Number(flag('--reps', 3)));
+const LIVE_SIM = args.includes('--live-sim');
+const CPU_PROF = flag('--cpu-prof', null);
 
 for (const [bin, pkg] of [
   ['parallel-ssh', 'pssh'],
@@ -54,17 +65,39 @@ async function cleanup() {
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
 // Programs bundled from the TypeScript sources (bare imports resolve from node_modules).
-const programs = {
-  sim: `
+const simImports = `
     import { createCommandHost } from ${JSON.stringify(path.join(root, 'electron/sim/windows-node/command-host.ts'))};
-    import { startCommandRelay } from ${JSON.stringify(path.join(root, 'electron/sim/windows-node/command-relay.ts'))};
     import { WindowsNodeModel } from ${JSON.stringify(path.join(root, 'electron/sim/windows-node/node-model.ts'))};
     import { resolveScenario } from ${JSON.stringify(path.join(root, 'electron/sim/windows-node/scenario.ts'))};
+    const hostFor = (a, i) => createCommandHost({ model: new WindowsNodeModel(resolveScenario('healthy', { nodeName: 'win-' + i, nodeIp: a }).spec) });
+`;
+const programs = {
+  // --live-sim: every command runs in the simulator (sshd ForceCommand -> Node helper -> this relay).
+  sim: `
+    ${simImports}
+    import { startCommandRelay } from ${JSON.stringify(path.join(root, 'electron/sim/windows-node/command-relay.ts'))};
     const addresses = JSON.parse(process.argv[2]);
-    const hosts = new Map(addresses.map((a, i) => [a, createCommandHost({ model: new WindowsNodeModel(resolveScenario('healthy', { nodeName: 'win-' + i, nodeIp: a }).spec) })]));
+    const hosts = new Map(addresses.map((a, i) => [a, hostFor(a, i)]));
     const relay = await startCommandRelay((h) => hosts.get((h.connection ?? '').split(' ')[2] ?? '') ?? null);
     console.log(JSON.stringify({ port: relay.port }));
     process.on('SIGTERM', () => relay.close().then(() => process.exit(0)));
+  `,
+  // Default: the simulator answers the exact invocation once per node; sshd replays the recording.
+  record: `
+    ${simImports}
+    import fs from 'node:fs';
+    import path from 'node:path';
+    const [addressesJson, invocationFile, dir] = process.argv.slice(2);
+    const { commandLine, stdin } = JSON.parse(fs.readFileSync(invocationFile, 'utf8'));
+    const drain = (stream) => new Promise((resolve) => { const parts = []; stream.on('data', (c) => parts.push(c)); stream.on('end', () => resolve(Buffer.concat(parts))); });
+    for (const [i, a] of JSON.parse(addressesJson).entries()) {
+      const exec = hostFor(a, i).execute(commandLine, stdin);
+      const [out, err, exit] = await Promise.all([drain(exec.stdout), drain(exec.stderr), exec.exit]);
+      fs.writeFileSync(path.join(dir, a + '.out'), out);
+      fs.writeFileSync(path.join(dir, a + '.err'), err);
+      fs.writeFileSync(path.join(dir, a + '.code'), String(exit.code) + '\\n');
+    }
+    console.log(JSON.stringify({ recorded: JSON.parse(addressesJson).length }));
   `,
   windeck: `
     import fs from 'node:fs';
@@ -85,6 +118,7 @@ const programs = {
     loop.enable();
     const once = async () => {
       loop.reset();
+      const cpu0 = process.cpuUsage();
       const started = performance.now();
       const results = await fanOut(endpoints, Number(limit), (e, signal) =>
         runScript(new SshTransport(e.host, { node: e.host, host: e.host, port: e.port, auth: { username: user, privateKey } }, pool), 'services', { names: ['kubelet', 'kube-proxy'] }, { signal, timeouts: { commandMs: 300000, idleMs: 300000, connectMs: 60000, channelMs: 60000 } }),
@@ -94,11 +128,12 @@ const programs = {
       // The histogram holds the time between samples (10 ms apart when idle): the delay is what exceeds 10 ms.
       const lag = (ns) => Math.max(0, ns / 1e6 - 10);
       const eventLoopDelayMs = { p50: lag(loop.percentile(50)), p99: lag(loop.percentile(99)), max: lag(loop.max) };
-      return { ms: performance.now() - started, ok, errors, eventLoopDelayMs };
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, ok, errors, eventLoopDelayMs };
     };
     const cold = await once();
     const warm = await once();
-    console.log(JSON.stringify({ cold, warm, dials: pool.dials }));
+    console.log(JSON.stringify({ cold, warm, dials: pool.dials, peakHandshakes: pool.peakHandshakes }));
     await pool.dispose();
   `,
 };
@@ -119,9 +154,9 @@ for (const [name, contents] of Object.entries(programs)) {
   bundles[name] = outfile;
 }
 
-function runNode(file, argv) {
+function runNode(file, argv, nodeArgs = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...argv], {
+    const child = spawn(process.execPath, [...nodeArgs, file, ...argv], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, WINDECK_SCRIPTS_DIR: path.join(root, 'electron/services/powershell/scripts') },
     });
@@ -138,55 +173,15 @@ function time(cmd, argv, input) {
   return { ms: performance.now() - started, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
 try {
   const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
   const addresses = Array.from({ length: NODES }, (_, i) => `127.0.60.${i + 1}`);
   if (NODES > 250) throw new Error('at most 250 nodes (127.0.60.1-250)');
-
-  // The simulated nodes (one command host each) behind one relay, in their own process.
-  const sim = spawn(process.execPath, [bundles.sim, JSON.stringify(addresses)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(sim);
-  const relayPort = await new Promise((resolve, reject) => {
-    let out = '';
-    sim.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n')[0];
-      if (out.includes('\n')) resolve(JSON.parse(line).port);
-    });
-    sim.once('exit', (c) => reject(new Error(`simulator exited ${c}`)));
-  });
-  stops.push(async () => {
-    sim.kill('SIGTERM');
-  });
-
-  // Client key and one host key for every sshd.
-  const key = path.join(tmp, 'client_ed25519');
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench', '-f', key]);
-  const hostKey = path.join(tmp, 'ssh_host_ed25519_key');
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench-host', '-f', hostKey]);
-  const pub = fs.readFileSync(`${key}.pub`, 'utf8').trim();
-  const hostPub = fs.readFileSync(`${hostKey}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
-
-  // sshd listens on at most 16 sockets per process: ceil(N / 16) sshd instances, each on its own port.
-  const endpoints = [];
-  for (let i = 0; i < addresses.length; i += 16) {
-    const port = await freePort('127.0.0.1');
-    const group = addresses.slice(i, i + 16).map((host) => ({ host, port }));
-    const dir = path.join(tmp, `sshd-${i / 16}`);
-    const sshd = await startSshd({
-      dir,
-      relay: { host: '127.0.0.1', port: relayPort },
-      authorizedKeys: [pub],
-      helperPath: path.join(root, 'electron/sim/windows-node/forcecommand-helper.mjs'),
-      listen: group,
-      hostKey,
-    });
-    stops.push(() => sshd.stop());
-    endpoints.push(...group);
-  }
-  const knownHosts = path.join(tmp, 'known_hosts');
-  fs.writeFileSync(knownHosts, endpoints.map((e) => `[${e.host}]:${e.port} ${hostPub}`).join('\n') + '\n');
-  console.error(`fanout: ${NODES} nodes on ${Math.ceil(NODES / 16)} sshd processes, limit ${LIMIT}, ${os.cpus().length} CPUs`);
 
   // The exact invocation Windeck sends: command line + stdin bootstrap of the services script.
   const prep = path.join(work, 'fanout-prep.mjs');
@@ -208,17 +203,93 @@ try {
     packages: 'external',
     logLevel: 'warning',
   });
-  const invocation = JSON.parse(await runNode(prep, []));
+  const invocationText = await runNode(prep, []);
+  const invocation = JSON.parse(invocationText);
+  const invocationFile = path.join(tmp, 'invocation.json');
+  fs.writeFileSync(invocationFile, invocationText);
 
-  // Windeck: cold then warm in one process (the pool keeps the connections).
-  const windeck = JSON.parse(await runNode(bundles.windeck, [JSON.stringify(endpoints), key, knownHosts, user, String(LIMIT)]));
+  // The node side: recorded answers replayed by /bin/sh, or the live simulator behind a relay.
+  let relay = { host: '127.0.0.1', port: 1 };
+  let forceCommand = null;
+  if (LIVE_SIM) {
+    const sim = spawn(process.execPath, [bundles.sim, JSON.stringify(addresses)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(sim);
+    relay.port = await new Promise((resolve, reject) => {
+      let out = '';
+      sim.stdout.on('data', (d) => {
+        out += d;
+        const line = out.split('\n')[0];
+        if (out.includes('\n')) resolve(JSON.parse(line).port);
+      });
+      sim.once('exit', (c) => reject(new Error(`simulator exited ${c}`)));
+    });
+    stops.push(async () => {
+      sim.kill('SIGTERM');
+    });
+  } else {
+    const answers = path.join(tmp, 'answers');
+    fs.mkdirSync(answers);
+    await runNode(bundles.record, [JSON.stringify(addresses), invocationFile, answers]);
+    const replay = path.join(tmp, 'replay.sh');
+    fs.writeFileSync(
+      replay,
+      [
+        '#!/bin/sh',
+        "# Replays the node simulator's recorded answer (see bench/fanout.mjs). Reads stdin to the end first, as the",
+        '# simulated PowerShell does; the node is the address sshd was dialled on ($SSH_CONNECTION field 3).',
+        'cat >/dev/null',
+        'set -- $SSH_CONNECTION',
+        `d=${answers}/$3`,
+        'cat "$d.out"',
+        'cat "$d.err" >&2',
+        'read code < "$d.code"',
+        'exit "$code"',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    forceCommand = `/bin/sh ${replay}`;
+  }
 
-  // parallel-ssh: same hosts, key, known_hosts, command and stdin. Warm = ControlMaster sockets left by the cold run.
+  // Client key and one host key for every sshd.
+  const key = path.join(tmp, 'client_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench', '-f', key]);
+  const hostKey = path.join(tmp, 'ssh_host_ed25519_key');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'windeck-bench-host', '-f', hostKey]);
+  const pub = fs.readFileSync(`${key}.pub`, 'utf8').trim();
+  const hostPub = fs.readFileSync(`${hostKey}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
+
+  // sshd listens on at most 16 sockets per process: ceil(N / 16) sshd instances, each on its own port.
+  const endpoints = [];
+  for (let i = 0; i < addresses.length; i += 16) {
+    const port = await freePort('127.0.0.1');
+    const group = addresses.slice(i, i + 16).map((host) => ({ host, port }));
+    const dir = path.join(tmp, `sshd-${i / 16}`);
+    const sshd = await startSshd({
+      dir,
+      relay,
+      authorizedKeys: [pub],
+      helperPath: path.join(root, 'electron/sim/windows-node/forcecommand-helper.mjs'),
+      listen: group,
+      hostKey,
+      forceCommand,
+      logLevel: 'ERROR',
+    });
+    stops.push(() => sshd.stop());
+    endpoints.push(...group);
+  }
+  const knownHosts = path.join(tmp, 'known_hosts');
+  fs.writeFileSync(knownHosts, endpoints.map((e) => `[${e.host}]:${e.port} ${hostPub}`).join('\n') + '\n');
+  console.error(
+    `fanout: ${NODES} nodes on ${Math.ceil(NODES / 16)} sshd processes, limit ${LIMIT}, ${REPS} repetitions, ${os.cpus().length} CPUs, node side: ${LIVE_SIM ? 'live simulator' : 'recorded simulator answers'}`,
+  );
+
+  // parallel-ssh: same hosts, key, known_hosts, command and stdin.
   const hostsFile = path.join(tmp, 'hosts');
   fs.writeFileSync(hostsFile, endpoints.map((e) => `${user}@${e.host}:${e.port}`).join('\n') + '\n');
   const cm = path.join(tmp, 'cm');
   fs.mkdirSync(cm);
-  const sshOpts = [
+  const baseOpts = [
     '-o',
     `UserKnownHostsFile=${knownHosts}`,
     '-o',
@@ -229,14 +300,9 @@ try {
     'IdentitiesOnly=yes',
     '-o',
     `IdentityFile=${key}`,
-    '-o',
-    'ControlMaster=auto',
-    '-o',
-    `ControlPath=${cm}/%C`,
-    '-o',
-    'ControlPersist=300',
   ];
-  const psshArgs = [
+  const cmOpts = [...baseOpts, '-o', 'ControlMaster=auto', '-o', `ControlPath=${cm}/%C`, '-o', 'ControlPersist=300'];
+  const psshArgs = (opts, outDir) => [
     '-p',
     String(LIMIT),
     '-t',
@@ -245,36 +311,98 @@ try {
     hostsFile,
     '-I',
     '-o',
-    path.join(tmp, 'pssh-out'),
-    ...sshOpts.flatMap((o, i) => (i % 2 === 1 ? ['-O', o] : [])),
+    path.join(tmp, outDir),
+    ...opts.flatMap((o, i) => (i % 2 === 1 ? ['-O', o] : [])),
     invocation.commandLine,
   ];
   const countOk = (r) => (r.stdout.match(/\[SUCCESS\]/g) ?? []).length;
-  const psshCold = time('parallel-ssh', psshArgs, invocation.stdin);
-  const psshWarm = time('parallel-ssh', psshArgs, invocation.stdin);
-  // Close the ControlMaster processes the cold run left (each exits on request).
-  for (const e of endpoints) spawnSync('ssh', [...sshOpts, '-p', String(e.port), '-O', 'exit', `${user}@${e.host}`], { stdio: 'ignore' });
+  const closeMasters = () => {
+    for (const e of endpoints) spawnSync('ssh', [...cmOpts, '-p', String(e.port), '-O', 'exit', `${user}@${e.host}`], { stdio: 'ignore' });
+  };
 
+  const samples = { windeck: [], pssh: [], psshCmCold: [], psshCmWarm: [] };
+  const runWindeck = async (rep) => {
+    const nodeArgs = CPU_PROF && rep === 0 ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [];
+    samples.windeck.push(JSON.parse(await runNode(bundles.windeck, [JSON.stringify(endpoints), key, knownHosts, user, String(LIMIT)], nodeArgs)));
+  };
+  const runPeers = () => {
+    const plain = time('parallel-ssh', psshArgs(baseOpts, 'pssh-out'), invocation.stdin);
+    samples.pssh.push({ ms: plain.ms, ok: countOk(plain), stderr: plain.stderr, stdout: plain.stdout });
+    const cmCold = time('parallel-ssh', psshArgs(cmOpts, 'pssh-cm-out'), invocation.stdin);
+    const cmWarm = time('parallel-ssh', psshArgs(cmOpts, 'pssh-cm-out'), invocation.stdin);
+    closeMasters();
+    samples.psshCmCold.push({ ms: cmCold.ms, ok: countOk(cmCold) });
+    samples.psshCmWarm.push({ ms: cmWarm.ms, ok: countOk(cmWarm) });
+  };
+  for (let rep = 0; rep < REPS; rep += 1) {
+    // Alternate which side goes first.
+    if (rep % 2 === 0) {
+      await runWindeck(rep);
+      runPeers();
+    } else {
+      runPeers();
+      await runWindeck(rep);
+    }
+    console.error(`fanout: repetition ${rep + 1}/${REPS} done`);
+  }
+
+  const side = (list, pick) => {
+    const runs = list.map(pick);
+    return { ms: median(runs.map((r) => r.ms)), samplesMs: runs.map((r) => Math.round(r.ms)), ok: Math.min(...runs.map((r) => r.ok)) };
+  };
+  const windeckSide = (phase) => {
+    const runs = samples.windeck.map((w) => w[phase]);
+    const worst = runs.reduce((a, b) => (b.eventLoopDelayMs.p99 > a.eventLoopDelayMs.p99 ? b : a));
+    return {
+      ...side(samples.windeck, (w) => w[phase]),
+      // CPU time of the Windeck process (user + system) per run: what the fan-out costs Windeck itself.
+      cpuMs: median(runs.map((r) => r.cpuMs)),
+      errors: [...new Set(runs.flatMap((r) => r.errors))].slice(0, 3),
+      // The worst repetition's delay (p99 per run; max over all runs).
+      eventLoopDelayMs: {
+        p50: worst.eventLoopDelayMs.p50,
+        p99: worst.eventLoopDelayMs.p99,
+        max: Math.max(...runs.map((r) => r.eventLoopDelayMs.max)),
+        p99PerRun: runs.map((r) => Number(r.eventLoopDelayMs.p99.toFixed(1))),
+      },
+    };
+  };
+  const windeck = {
+    cold: windeckSide('cold'),
+    warm: windeckSide('warm'),
+    dials: samples.windeck.map((w) => w.dials),
+    peakHandshakes: Math.max(...samples.windeck.map((w) => w.peakHandshakes ?? 0)),
+  };
+  const parallelSsh = side(samples.pssh, (r) => r);
+  const controlMaster = { cold: side(samples.psshCmCold, (r) => r), warm: side(samples.psshCmWarm, (r) => r) };
+
+  console.log(`\nfan-out of the services script to ${NODES} nodes through real sshd, ${LIMIT} at a time, median of ${REPS}`);
   const rows = [
-    ['windeck cold', windeck.cold.ms, windeck.cold.ok],
-    ['windeck warm', windeck.warm.ms, windeck.warm.ok],
-    ['parallel-ssh cold', psshCold.ms, countOk(psshCold)],
-    ['parallel-ssh warm', psshWarm.ms, countOk(psshWarm)],
+    ['windeck cold', windeck.cold],
+    ['windeck warm', windeck.warm],
+    ['parallel-ssh', parallelSsh],
+    ['p-ssh CM cold', controlMaster.cold],
+    ['p-ssh CM warm', controlMaster.warm],
   ];
-  console.log(`\nfan-out of the services script to ${NODES} nodes through real sshd, ${LIMIT} at a time`);
-  for (const [name, ms, ok] of rows) console.log(`  ${name.padEnd(18)} ${String(Math.round(ms)).padStart(7)} ms   ${ok}/${NODES} ok`);
-  console.log(`  ratio cold (parallel-ssh / windeck): ${(psshCold.ms / windeck.cold.ms).toFixed(2)}`);
-  console.log(`  ratio warm (parallel-ssh / windeck): ${(psshWarm.ms / windeck.warm.ms).toFixed(2)}`);
+  for (const [name, r] of rows)
+    console.log(`  ${name.padEnd(16)} ${String(Math.round(r.ms)).padStart(7)} ms   ${r.ok}/${NODES} ok   (${r.samplesMs.join(', ')})`);
   console.log(
-    `  windeck event-loop delay p99: cold ${windeck.cold.eventLoopDelayMs.p99.toFixed(1)} ms, warm ${windeck.warm.eventLoopDelayMs.p99.toFixed(1)} ms (max ${Math.max(windeck.cold.eventLoopDelayMs.max, windeck.warm.eventLoopDelayMs.max).toFixed(1)} ms)`,
+    `  windeck cold / parallel-ssh: ${(windeck.cold.ms / parallelSsh.ms).toFixed(2)}x; warm / parallel-ssh: ${(windeck.warm.ms / parallelSsh.ms).toFixed(2)}x; warm / ControlMaster warm: ${(windeck.warm.ms / controlMaster.warm.ms).toFixed(2)}x`,
   );
-  console.log(`  windeck dials: ${windeck.dials} (${NODES} cold, ${windeck.dials - NODES} more in the warm run)`);
+  console.log(
+    `  windeck event-loop delay p99 (worst run): cold ${windeck.cold.eventLoopDelayMs.p99.toFixed(1)} ms, warm ${windeck.warm.eventLoopDelayMs.p99.toFixed(1)} ms (max ${Math.max(windeck.cold.eventLoopDelayMs.max, windeck.warm.eventLoopDelayMs.max).toFixed(1)} ms)`,
+  );
+  console.log(`  windeck process CPU (median): cold ${Math.round(windeck.cold.cpuMs)} ms, warm ${Math.round(windeck.warm.cpuMs)} ms`);
+  console.log(
+    `  windeck dials per run: ${windeck.dials.join(', ')} (${NODES} expected: the warm run reuses every connection); SSH handshakes in flight at most ${windeck.peakHandshakes}`,
+  );
   if (windeck.cold.errors.length || windeck.warm.errors.length) console.log('  windeck errors:', [...windeck.cold.errors, ...windeck.warm.errors]);
-  if (countOk(psshCold) < NODES)
+  const failed = samples.pssh.find((r) => r.ok < NODES);
+  if (failed)
     console.log(
-      '  parallel-ssh cold stderr:',
-      psshCold.stderr.slice(0, 400),
-      psshCold.stdout
+      '  parallel-ssh stderr:',
+      failed.stderr.slice(0, 400),
+      failed.stdout
         .split('\n')
         .filter((l) => l.includes('FAILURE'))
         .slice(0, 3),
@@ -284,8 +412,14 @@ try {
       bench: 'fanout',
       nodes: NODES,
       limit: LIMIT,
+      reps: REPS,
+      nodeSide: LIVE_SIM
+        ? 'live simulator per command (sshd ForceCommand -> Node helper -> command relay)'
+        : "the node simulator's answer to the same invocation, recorded once per node and replayed by sshd ForceCommand (/bin/sh + cat)",
       windeck,
-      parallelSsh: { cold: { ms: psshCold.ms, ok: countOk(psshCold) }, warm: { ms: psshWarm.ms, ok: countOk(psshWarm) } },
+      // Peer for both targets: parallel-ssh as users run it (new connections every run).
+      parallelSsh: { cold: parallelSsh, warm: parallelSsh },
+      parallelSshControlMaster: controlMaster,
     }),
   );
 } finally {

@@ -109,13 +109,26 @@ function judge(name, r) {
     );
     out.push(
       verdict(
-        'warm fan-out (pooled connections vs ControlMaster)',
+        r.parallelSshControlMaster
+          ? 'warm fan-out (pooled connections) vs parallel-ssh as users run it (new connections)'
+          : 'warm fan-out (pooled connections vs ControlMaster)',
         '≤ 0.2x',
         warm === null ? null : `${fmt(r.windeck.warm.ms / 1000)} s vs ${fmt(r.parallelSsh.warm.ms / 1000)} s = ${fmt(warm)}x`,
         warm !== null && warm <= 0.2,
         { ratio: warm },
       ),
     );
+    const cmWarm = ratio(r.windeck?.warm?.ms, r.parallelSshControlMaster?.warm?.ms);
+    if (cmWarm !== null)
+      out.push(
+        verdict(
+          'warm fan-out vs parallel-ssh reusing OpenSSH ControlMaster sockets (a peer tuned beyond the issue)',
+          'peer (no target)',
+          `${fmt(r.windeck.warm.ms / 1000)} s vs ${fmt(r.parallelSshControlMaster.warm.ms / 1000)} s = ${fmt(cmWarm)}x`,
+          true,
+          { informational: true },
+        ),
+      );
     const allOk = r.windeck?.cold?.ok === r.nodes && r.windeck?.warm?.ok === r.nodes;
     out.push(verdict('every node answered (Windeck)', `${r.nodes}/${r.nodes}`, `${r.windeck?.cold?.ok} cold, ${r.windeck?.warm?.ok} warm`, allOk));
     const lagCold = r.windeck?.cold?.eventLoopDelayMs;
@@ -471,14 +484,26 @@ for (const e of runs) {
     md.push('');
     md.push(`Inside the Windeck process (from its own start): median ${fmt(r.windeck.insideProcessMs?.median, 0)} ms. First paint: ${r.firstPaint}.`);
   } else if (e.name === 'fanout') {
+    const samples = (x) => (x?.samplesMs ? ` (${x.samplesMs.join(', ')})` : '');
     md.push(
-      `${r.nodes} nodes, ${r.limit} at a time, one run of each (single sample; Windeck cold then warm in one process, then parallel-ssh cold then warm). Windeck dials: ${r.windeck.dials}.`,
+      r.reps
+        ? `${r.nodes} nodes, ${r.limit} at a time, median of ${r.reps} repetitions in alternating order (Windeck cold then warm in one fresh process; parallel-ssh; parallel-ssh with ControlMaster cold then warm). Node side: ${r.nodeSide}. Windeck dials per run: ${r.windeck.dials.join(', ')}; SSH handshakes in flight at most ${r.windeck.peakHandshakes}.`
+        : `${r.nodes} nodes, ${r.limit} at a time, one run of each (single sample). Windeck dials: ${r.windeck.dials}.`,
     );
     md.push('');
-    md.push('| contender | cold ms | warm ms | ok cold | ok warm |');
-    md.push('|---|---|---|---|---|');
-    md.push(`| Windeck | ${fmt(r.windeck.cold.ms, 0)} | ${fmt(r.windeck.warm.ms, 0)} | ${r.windeck.cold.ok} | ${r.windeck.warm.ok} |`);
-    md.push(`| parallel-ssh | ${fmt(r.parallelSsh.cold.ms, 0)} | ${fmt(r.parallelSsh.warm.ms, 0)} | ${r.parallelSsh.cold.ok} | ${r.parallelSsh.warm.ok} |`);
+    md.push('| contender | cold ms (samples) | warm ms (samples) | ok cold | ok warm | process CPU ms cold / warm |');
+    md.push('|---|---|---|---|---|---|');
+    md.push(
+      `| Windeck | ${fmt(r.windeck.cold.ms, 0)}${samples(r.windeck.cold)} | ${fmt(r.windeck.warm.ms, 0)}${samples(r.windeck.warm)} | ${r.windeck.cold.ok} | ${r.windeck.warm.ok} | ${fmt(r.windeck.cold.cpuMs, 0)} / ${fmt(r.windeck.warm.cpuMs, 0)} |`,
+    );
+    md.push(
+      `| parallel-ssh (new connections every run) | ${fmt(r.parallelSsh.cold.ms, 0)}${samples(r.parallelSsh.cold)} | same run | ${r.parallelSsh.cold.ok} | - | - |`,
+    );
+    const cm = r.parallelSshControlMaster;
+    if (cm)
+      md.push(
+        `| parallel-ssh + ControlMaster (info) | ${fmt(cm.cold.ms, 0)}${samples(cm.cold)} | ${fmt(cm.warm.ms, 0)}${samples(cm.warm)} | ${cm.cold.ok} | ${cm.warm.ok} | - |`,
+      );
     const errs = [...(r.windeck.cold.errors ?? []), ...(r.windeck.warm.errors ?? [])];
     if (errs.length) md.push('', `Windeck errors: ${errs.map(cell).join('; ')}`);
   } else if (e.name === 'pull') {

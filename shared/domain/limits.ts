@@ -43,6 +43,12 @@ export const SSH_KEEPALIVE_COUNT_MAX = 3;
 /** Pooled SSH connections idle this long are closed; channels per connection (OpenSSH MaxSessions is 10). */
 export const SSH_POOL_IDLE_MS = 60_000;
 export const SSH_CHANNELS_PER_CONNECTION = 8;
+/**
+ * SSH key exchanges + logins in flight at once per pool. A fan-out to 200 nodes would otherwise run 32 handshakes'
+ * signatures, verifications and key derivations in the same event-loop turns (issue 10 item 4: main event-loop
+ * lag p99 <= 50 ms); on loopback and LANs the handshakes are CPU-bound, so a few at a time costs no wall time.
+ */
+export const SSH_HANDSHAKES_AT_ONCE = 6;
 /** SFTP download: bytes per READ request and READ requests kept outstanding (pipelined, like ssh2 fastGet). */
 export const SFTP_READ_CHUNK_BYTES = 64 * 1024;
 export const SFTP_READS_IN_FLIGHT = 32;

@@ -29,9 +29,22 @@ function freePort(host) {
 
 /**
  * Start sshd. `relay` is {host, port} of the simulator's command relay; `authorizedKeys` are public key lines
- * for the current user. Resolves once sshd listens. `stop()` kills it and waits.
+ * for the current user. Resolves once sshd listens. `stop()` kills it and waits. `forceCommand` replaces the
+ * relay helper with another command line (the fan-out benchmark replays recorded answers with `/bin/sh`).
  */
-export async function startSshd({ dir, relay, authorizedKeys, helperPath, nodePath = process.execPath, maxSessions = 64, maxStartups = '512:30:1024', listen = null, hostKey: givenHostKey = null }) {
+export async function startSshd({
+  dir,
+  relay,
+  authorizedKeys,
+  helperPath,
+  nodePath = process.execPath,
+  maxSessions = 64,
+  maxStartups = '512:30:1024',
+  listen = null,
+  hostKey: givenHostKey = null,
+  forceCommand = null,
+  logLevel = 'VERBOSE',
+}) {
   const sshd = findSshd();
   fs.mkdirSync(dir, { recursive: true });
   // Privilege separation directory Debian's sshd insists on.
@@ -65,10 +78,10 @@ export async function startSshd({ dir, relay, authorizedKeys, helperPath, nodePa
         'AllowTcpForwarding no',
         'X11Forwarding no',
         'PermitTTY no',
-        'LogLevel VERBOSE',
+        `LogLevel ${logLevel}`,
         `MaxSessions ${maxSessions}`,
         `MaxStartups ${maxStartups}`,
-        `ForceCommand ${nodePath} ${helperPath} ${relay.host}:${relay.port}`,
+        `ForceCommand ${forceCommand ?? `${nodePath} ${helperPath} ${relay.host}:${relay.port}`}`,
         '',
       ].join('\n'),
     );
@@ -104,7 +117,12 @@ export async function startSshd({ dir, relay, authorizedKeys, helperPath, nodePa
       host: addresses[0].host,
       addresses,
       hostKeyPath: hostKey,
-      hostKeyPublic: fs.readFileSync(hostKey + '.pub', 'utf8').trim().split(/\s+/).slice(0, 2).join(' '),
+      hostKeyPublic: fs
+        .readFileSync(hostKey + '.pub', 'utf8')
+        .trim()
+        .split(/\s+/)
+        .slice(0, 2)
+        .join(' '),
       log: () => fs.readFileSync(logFile, 'utf8'),
       pid: child.pid,
       async stop() {

@@ -58,6 +58,11 @@ export interface ConnectOptions {
   keepaliveIntervalMs: number;
   keepaliveCountMax: number;
   signal?: AbortSignal;
+  /**
+   * Runs each SSH handshake (key exchange + login) when the caller allows it (the pool's limit on handshakes in
+   * flight). The TCP connection is already open while it waits; the handshake timeout starts when it runs.
+   */
+  handshakeGate?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 export interface SshConnection {
@@ -319,6 +324,28 @@ async function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, 
   });
 }
 
+/** `sshHandshake` through the caller's gate; a socket that failed or closed while waiting is reported as such. */
+function gatedHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, context: ErrorContext): Promise<SshConnection> {
+  const gate = options.handshakeGate;
+  if (!gate) return sshHandshake(sock, hop, options, context);
+  let failed: NodeJS.ErrnoException | null = null;
+  const onError = (e: NodeJS.ErrnoException) => (failed ??= e);
+  sock.on('error', onError);
+  return gate(() => {
+    sock.removeListener('error', onError);
+    if (failed) return Promise.reject(socketError(failed, hop, context));
+    if (sock.destroyed || options.signal?.aborted) {
+      sock.destroy();
+      return Promise.reject(
+        options.signal?.aborted
+          ? new WindeckError('CANCELLED', `Connecting to ${hop.host} was cancelled.`, { ...context, step: 'connect' })
+          : new WindeckError('UNREACHABLE', `${where(hop)} closed the connection before the SSH handshake started.`, { ...context, step: 'handshake' }),
+      );
+    }
+    return sshHandshake(sock, hop, options, context);
+  });
+}
+
 /**
  * Connect to `target`, through its jump hops if any. The jump connections live as long as the returned one:
  * closing it closes them.
@@ -332,7 +359,7 @@ export async function openSshConnection(target: SshTarget, options: ConnectOptio
     let sock: Duplex = await tcpConnect(hops[0]!, options.connectTimeoutMs, context, options.signal);
     for (let i = 0; i < hops.length; i += 1) {
       const hop = hops[i]!;
-      const conn = await sshHandshake(sock, hop, options, context);
+      const conn = await gatedHandshake(sock, hop, options, context);
       opened.push(conn);
       const next = hops[i + 1];
       if (next) sock = await forwardThrough(conn.client, next, options.connectTimeoutMs, context);

@@ -1,13 +1,21 @@
 import crypto from 'node:crypto';
 import { WindeckError } from '../../../../shared/contract/errors';
-import { SSH_CHANNELS_PER_CONNECTION, SSH_KEEPALIVE_COUNT_MAX, SSH_KEEPALIVE_INTERVAL_MS, SSH_POOL_IDLE_MS } from '../../../../shared/domain/limits';
+import {
+  SSH_CHANNELS_PER_CONNECTION,
+  SSH_HANDSHAKES_AT_ONCE,
+  SSH_KEEPALIVE_COUNT_MAX,
+  SSH_KEEPALIVE_INTERVAL_MS,
+  SSH_POOL_IDLE_MS,
+} from '../../../../shared/domain/limits';
 import { openSshConnection, type HostKeyVerifier, type SshConnection, type SshHop, type SshTarget } from './connect';
 
 /**
  * Reused SSH connections, one per (user, host, port, jump chain, credential). Callers lease a connection,
  * open channels on it (at most `channelsPerConnection` at a time: OpenSSH's MaxSessions defaults to 10),
  * and give it back; a connection idle for `idleMs` is closed. A broken connection is dropped from the pool,
- * so the next lease dials again. `dispose()` closes everything.
+ * so the next lease dials again. `dispose()` closes everything. At most `handshakesAtOnce` dials are in their SSH
+ * handshake at a time (the others have their TCP connection open and wait their turn): a 200-node fan-out must not
+ * stall the main event loop with dozens of handshakes' signatures and key derivations landing in the same turns.
  */
 
 export interface SshPoolOptions {
@@ -16,6 +24,7 @@ export interface SshPoolOptions {
   keepaliveCountMax?: number;
   idleMs?: number;
   channelsPerConnection?: number;
+  handshakesAtOnce?: number;
   /** Injected for tests (counts dials). */
   connect?: typeof openSshConnection;
 }
@@ -58,6 +67,11 @@ export class SshPool {
   private readonly idleMs: number;
   private readonly channels: number;
   private readonly connect: typeof openSshConnection;
+  private readonly handshakesAtOnce: number;
+  private handshaking = 0;
+  private readonly handshakeQueue: Array<() => void> = [];
+  /** Most handshakes that were in flight at the same moment (tests, benchmarks). */
+  peakHandshakes = 0;
   /** Dials made (a reused connection does not count). */
   dials = 0;
 
@@ -67,7 +81,22 @@ export class SshPool {
     this.idleMs = options.idleMs ?? SSH_POOL_IDLE_MS;
     this.channels = options.channelsPerConnection ?? SSH_CHANNELS_PER_CONNECTION;
     this.connect = options.connect ?? openSshConnection;
+    this.handshakesAtOnce = Math.max(1, options.handshakesAtOnce ?? SSH_HANDSHAKES_AT_ONCE);
   }
+
+  /** Run one handshake when a slot is free; a finished handshake hands its slot straight to the next in line. */
+  private readonly handshakeGate = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (this.handshaking < this.handshakesAtOnce) this.handshaking += 1;
+    else await new Promise<void>((resolve) => this.handshakeQueue.push(resolve));
+    this.peakHandshakes = Math.max(this.peakHandshakes, this.handshaking);
+    try {
+      return await run();
+    } finally {
+      const next = this.handshakeQueue.shift();
+      if (next) next();
+      else this.handshaking -= 1;
+    }
+  };
 
   get verifier(): HostKeyVerifier {
     return this.options.verifier;
@@ -114,6 +143,7 @@ export class SshPool {
             ...(opts.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: opts.handshakeTimeoutMs } : {}),
             keepaliveIntervalMs: this.keepaliveIntervalMs,
             keepaliveCountMax: this.keepaliveCountMax,
+            handshakeGate: this.handshakeGate,
             // The dial is shared by every lease waiting on it; one caller's cancel must not kill it for all.
           });
           e.connecting.then(
@@ -180,7 +210,13 @@ export class SshPool {
       const onAbort = () => {
         const i = e.waiters.indexOf(waiter);
         if (i >= 0) e.waiters.splice(i, 1);
-        reject(new WindeckError('CANCELLED', `Waiting for a free SSH channel to ${target.node} was cancelled.`, { node: target.node, transport: 'ssh', step: 'channel' }));
+        reject(
+          new WindeckError('CANCELLED', `Waiting for a free SSH channel to ${target.node} was cancelled.`, {
+            node: target.node,
+            transport: 'ssh',
+            step: 'channel',
+          }),
+        );
       };
       e.waiters.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -225,9 +261,13 @@ export class SshPool {
 
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, target: SshTarget): Promise<T> {
   if (!signal) return p;
-  if (signal.aborted) return Promise.reject(new WindeckError('CANCELLED', `Connecting to ${target.node} was cancelled.`, { node: target.node, transport: 'ssh', step: 'connect' }));
+  if (signal.aborted)
+    return Promise.reject(
+      new WindeckError('CANCELLED', `Connecting to ${target.node} was cancelled.`, { node: target.node, transport: 'ssh', step: 'connect' }),
+    );
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new WindeckError('CANCELLED', `Connecting to ${target.node} was cancelled.`, { node: target.node, transport: 'ssh', step: 'connect' }));
+    const onAbort = () =>
+      reject(new WindeckError('CANCELLED', `Connecting to ${target.node} was cancelled.`, { node: target.node, transport: 'ssh', step: 'connect' }));
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
       (v) => {
