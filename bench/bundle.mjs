@@ -3,7 +3,7 @@
 // gzipped, generated cheaply from realistic klog/containerd/flannel lines with a few secrets sprinkled in) turned
 // into a redacted bundle by Windeck's own pipeline (BundleStage: redaction + final secret scan, streamed to disk;
 // writeBundleZip: yazl, parts of ~25 MB, gzip entries stored) versus `zip -r -6` on the same files. Reports
-// wall time and peak RSS (VmHWM) of each, checks every archive with `unzip -t`, and writes the numbers to
+// wall time, CPU seconds and peak RSS (VmHWM) of each, checks every archive with `unzip -t`, and writes the numbers to
 // bench/results/bundle.json. Never fails on timing; fails when an archive does not test clean or a seeded
 // secret survives.
 //
@@ -12,7 +12,7 @@
 //   node bench/bundle.mjs --mib 512 --files 200
 //   --keep                           keep the generated logs and outputs (prints the folder)
 //
-// Needs: zip and unzip (apt-get install -y zip unzip).
+// Needs: zip and unzip (apt-get install -y zip unzip), /usr/bin/time (Debian `time`).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -127,7 +127,8 @@ await build({
         const factory = (files, part) => buildManifest({ created: new Date(), toolVersion: 'bench', cluster: { context: null, server: null, kubernetesVersion: null }, nodes: ['bench-node'], files, level: 'standard', counts: stage.counts, errors: [], ...(part ? { part } : {}) });
         const { paths } = await writeBundleZip(stage, output, factory);
         const done = Date.now();
-        process.stdout.write(JSON.stringify({ paths, counts: stage.counts, redactMs: staged - started, zipMs: done - staged, redactPeakRssBytes, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\\n');
+        const cpu = process.cpuUsage();
+        process.stdout.write(JSON.stringify({ paths, counts: stage.counts, redactMs: staged - started, zipMs: done - staged, redactPeakRssBytes, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\\n');
       } finally {
         await stage.remove();
       }
@@ -194,8 +195,17 @@ const windeckBytes = wr.paths.reduce((n, p) => n + fs.statSync(p).size, 0);
 
 console.error('running zip -r -6 ...');
 const zipOut = path.join(tmp, 'zip-r-6.zip');
-const z = await measure('zip', ['-q', '-r', '-6', zipOut, 'logs'], { cwd: tmp });
+// CPU seconds (user + system) of zip from /usr/bin/time: unlike wall time they do not depend on what else runs.
+const zipTimes = path.join(tmp, 'zip-time.txt');
+const z = await measure('/usr/bin/time', ['-f', '%U %S', '-o', zipTimes, 'zip', '-q', '-r', '-6', zipOut, 'logs'], { cwd: tmp });
 if (z.code !== 0) throw new Error(`zip failed (exit ${z.code})`);
+const zipCpuMs = fs
+  .readFileSync(zipTimes, 'utf8')
+  .trim()
+  .split('\n')
+  .pop()
+  .split(' ')
+  .reduce((n, v) => n + Number(v) * 1000, 0);
 
 // ---- 3. Checks: every archive tests clean; no seeded secret survives in Windeck's parts.
 const tests = [];
@@ -229,14 +239,23 @@ const result = {
     seconds: +(w.ms / 1000).toFixed(1),
     redactSeconds: +(wr.redactMs / 1000).toFixed(1),
     zipSeconds: +(wr.zipMs / 1000).toFixed(1),
+    cpuSeconds: +(wr.cpuMs / 1000).toFixed(1),
     peakRssMiB: +(Math.max(w.peakRssBytes, wr.maxRssBytes) / 1048576).toFixed(1),
     peakRssDuringRedactionMiB: +(wr.redactPeakRssBytes / 1048576).toFixed(1),
     parts: wr.paths.length,
     outputMiB: +(windeckBytes / 1048576).toFixed(1),
     redacted: wr.counts,
   },
-  zip6: { seconds: +(z.ms / 1000).toFixed(1), peakRssMiB: +(z.peakRssBytes / 1048576).toFixed(1), outputMiB: +(fs.statSync(zipOut).size / 1048576).toFixed(1) },
-  ratio: { time: +(w.ms / z.ms).toFixed(2) },
+  zip6: {
+    seconds: +(z.ms / 1000).toFixed(1),
+    cpuSeconds: +(zipCpuMs / 1000).toFixed(1),
+    peakRssMiB: +(z.peakRssBytes / 1048576).toFixed(1),
+    outputMiB: +(fs.statSync(zipOut).size / 1048576).toFixed(1),
+  },
+  // time: measured wall times (noisy on a shared machine); cpu: Windeck's CPU seconds (all threads) / zip's;
+  // cpuOn2Cores: Windeck's CPU seconds spread over 2 cores / zip's, the wall ratio 2 idle cores would give at best.
+  ratio: { time: +(w.ms / z.ms).toFixed(2), cpu: +(wr.cpuMs / zipCpuMs).toFixed(2), cpuOn2Cores: +(wr.cpuMs / 2 / zipCpuMs).toFixed(2) },
+  loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
   unzipTest: tests,
   leaks,
 };

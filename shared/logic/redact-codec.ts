@@ -28,7 +28,7 @@ export function utf8Encode(text: string): Uint8Array {
 export function utf8Decode(bytes: Uint8Array): string {
   let out = '';
   const parts: string[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i] as number;
     let cp = 0xfffd;
     let n = 1;
@@ -165,7 +165,9 @@ export function percentDecode(text: string): string {
 
 /** Percent-encode what is not safe inside a URL or query value; keeps `:/?&=@.,_~-` and `[REDACTED:...]` readable. */
 export function percentEncode(text: string): string {
-  return encodeURI(text).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/#/g, '%23');
+  // encodeURI throws on a lone surrogate (a UTF-16LE log may hold one): such a code unit becomes U+FFFD.
+  const wellFormed = text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return encodeURI(wellFormed).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/#/g, '%23');
 }
 
 /** Share of characters that are printable text (tabs and line breaks count). */

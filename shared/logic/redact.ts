@@ -1,7 +1,7 @@
 import { base64Decode, looksUtf16le, percentDecode, percentEncode, printableRatio, utf16leDecode, utf16leEncode, utf8Decode } from './redact-codec';
 import { KIND_PRIORITY, LAST_APPLIED_ANNOTATION, SECRET_PATTERNS, TRIGGER_WORDS, type RedactionKind, type SecretKind } from './redact-patterns';
 import { PseudonymTable } from './redact-pseudonyms';
-import { LiteralScanner } from './redact-scan';
+import { LiteralScanner, foldTable, slotOf } from './redact-scan';
 
 /**
  * Redaction of text before anything is written into a bundle (DESIGN.md section 6, issue 6). Pure: strings and
@@ -104,12 +104,12 @@ const TRIGGER = new LiteralScanner(TRIGGER_WORDS);
  * after (multi-line shapes such as `- name: X_PASSWORD` / `value: ...`), and PEM / PuTTY blocks to their end.
  * Log lines without any trigger (nearly all of them) are never run through the 25 patterns.
  */
-function triggerWindows(text: string): Array<[number, number]> {
+function triggerWindows(text: string, triggers: Array<[number, number]>): Array<[number, number]> {
   const windows: Array<[number, number]> = [];
   // U+0130 lower-cases to two characters: such texts are searched whole, as before.
   if (text.includes('\u0130')) return [[0, text.length]];
   let coveredTo = -1;
-  for (const [at, wordIndex] of TRIGGER.findAll(text)) {
+  for (const [at, wordIndex] of triggers) {
     const word = TRIGGER_WORDS[wordIndex] as string;
     if (at < coveredTo) continue;
     let start = text.lastIndexOf('\n', at - 1) + 1;
@@ -154,15 +154,24 @@ function runPatterns(text: string, offset: number, spans: Span[]): void {
 }
 
 /** Run every secret pattern over `text`; then the structural rules; then look inside encoded runs. */
-function detect(text: string, depth: number): Span[] {
+function detect(text: string, depth: number, companion?: Companion, reuse?: ScanReuse): Span[] {
   const spans: Span[] = [];
   // A regex run flattens a concatenated string in place; the scans below then read a flat string.
   // eslint-disable-next-line no-control-regex
   const hasNul = /\u0000/.test(text);
+  // One pass over the characters finds the trigger words and the base64 runs (see scanText), and the words of a
+  // companion scanner when asked.
+  const scan = referenceScanners
+    ? { triggers: text.length <= SMALL_TEXT_CHARS ? [] : TRIGGER.findAllReference(text), runs: base64RunsReference(text), extra: [] }
+    : reuse?.prior
+      ? joinScans(reuse.prior.scan, scanText(text, companion?.scanner ?? null, reuse.prior.upTo))
+      : scanText(text, companion?.scanner ?? null);
+  if (companion && !referenceScanners) companion.matches = scan.extra;
+  if (reuse && !referenceScanners) reuse.result = scan;
   if (text.length <= SMALL_TEXT_CHARS) runPatterns(text, 0, spans);
-  else for (const [a, b] of triggerWindows(text)) runPatterns(text.slice(a, b), a, spans);
+  else for (const [a, b] of triggerWindows(text, scan.triggers)) runPatterns(text.slice(a, b), a, spans);
   detectStructural(text, spans);
-  if (depth < MAX_DEPTH) detectEncoded(text, depth, spans, hasNul);
+  if (depth < MAX_DEPTH) detectEncoded(text, depth, spans, hasNul, scan.runs);
   return mergeSpans(spans);
 }
 
@@ -324,11 +333,169 @@ const B64_BITS = (() => {
   return t;
 })();
 
+/** Use the first (separate, slower) trigger and base64 scans: the reference of the equivalence tests. */
+let referenceScanners = false;
+
+/**
+ * Run `fn` with the reference scanners (`LiteralScanner.findAllReference` and `base64RunsReference`) instead of
+ * the fused `scanText`. For tests proving both give the same redaction; not for production use.
+ */
+export function withReferenceScanners<T>(fn: () => T): T {
+  const before = referenceScanners;
+  referenceScanners = true;
+  try {
+    return fn();
+  } finally {
+    referenceScanners = before;
+  }
+}
+
+/** Is a base64 run [start, end) (padding included) kept: long enough, both letter cases, not inside a word? */
+function keepRun(text: string, start: number, end: number, bits: number, checkAfter: boolean): boolean {
+  if (end - start < 20 || (bits & 6) !== 6 || end - start > MAX_ENCODED_RUN_CHARS) return false;
+  const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+  if (before === 45 || before === 95) return false;
+  if (!checkAfter) return true;
+  const after = end < text.length ? text.charCodeAt(end) : 32;
+  return after !== 45 && after !== 95;
+}
+
+/**
+ * The trigger words (as `TRIGGER.findAll`) and the base64 runs (as `base64RunsReference`) of a text in ONE pass
+ * over its characters: this runs over every byte of every log of a bundle, and reading a string's characters is
+ * most of its cost. Keep it a single loop with table lookups; `redact-scan.test.ts` proves it equal to the two
+ * reference scans on hostile random texts.
+ */
+function scanText(text: string, extraScanner: LiteralScanner | null = null, from = 0): Scan {
+  const triggers: Array<[number, number]> = [];
+  const runs: Array<[number, number]> = [];
+  const extra: Array<[number, number]> = [];
+  const table = charClasses();
+  const starts = TRIGGER.starts;
+  // A scanner with no words never hits (its table is all zero).
+  const extraStarts = extraScanner ? extraScanner.starts : NO_STARTS;
+  // Bit 1: a trigger word may start here; bit 2: an extra word may (one load per character for both).
+  const either = startsUnion(extraStarts);
+  const n = text.length;
+  let key = 0;
+  let free = from;
+  let extraFree = from;
+  // The base64 run ending here: its length and letter-case bits (both 0 outside a run). Branch-free on purpose:
+  // log text switches between words and separators every few characters.
+  let len = 0;
+  let bits = 0;
+  for (let i = from; i < n; i++) {
+    const t = table[text.charCodeAt(i)] as number;
+    key = ((key << 7) | (t >> 3)) & 0x1fffff;
+    const slot = slotOf(key);
+    if (either[slot] !== 0 && i >= from + 2) {
+      if (starts[slot] !== 0 && i - 2 >= free) {
+        const hit = TRIGGER.matchAt(text, i - 2, starts[slot] as number);
+        if (hit >= 0) {
+          triggers.push([i - 2, hit >> 8]);
+          free = i - 2 + (hit & 255);
+        }
+      }
+      if (extraStarts[slot] !== 0 && i - 2 >= extraFree) {
+        const hit = (extraScanner as LiteralScanner).matchAt(text, i - 2, extraStarts[slot] as number);
+        if (hit >= 0) {
+          extra.push([i - 2, hit >> 8]);
+          extraFree = i - 2 + (hit & 255);
+        }
+      }
+    }
+    const k = t & 7;
+    const inRun = (k + 7) >> 3;
+    // A run of 18+ ends here (with up to two '=' of padding it may reach the 20 needed).
+    if (len >= 18 && inRun === 0) {
+      let end = i;
+      while (end < n && end - i < 2 && text.charCodeAt(end) === 61) end++;
+      if (keepRun(text, i - len, end, bits, true)) runs.push([i - len, end]);
+    }
+    len = (len + 1) * inRun;
+    bits = (bits | k) * inRun;
+  }
+  if (len >= 20 && keepRun(text, n - len, n, bits, false)) runs.push([n - len, n]);
+  return { triggers, runs, extra };
+}
+
+/** What one pass over a text finds: trigger words, base64 runs, and the extra (companion) scanner's words. */
+interface Scan {
+  triggers: Array<[number, number]>;
+  runs: Array<[number, number]>;
+  extra: Array<[number, number]>;
+}
+
+/**
+ * Reusing a scan of the text's first lines (the stream redactor's context, scanned with the previous part):
+ * `prior.scan` is what scanText finds in text[0, upTo), which must end with a line break (nothing a scan finds
+ * spans one: no word holds a line break and base64 runs stop at it). `result` receives the whole text's scan.
+ */
+interface ScanReuse {
+  prior?: { upTo: number; scan: Scan };
+  result?: Scan;
+}
+
+function joinScans(a: Scan, b: Scan): Scan {
+  return { triggers: a.triggers.concat(b.triggers), runs: a.runs.concat(b.runs), extra: a.extra.concat(b.extra) };
+}
+
+/** The part of a scan at or after `from`, shifted to start there. */
+function scanFrom(scan: Scan, from: number): Scan {
+  const cut = (list: Array<[number, number]>, shiftBoth: boolean): Array<[number, number]> => {
+    const out: Array<[number, number]> = [];
+    for (const [a, b] of list) if (a >= from) out.push([a - from, shiftBoth ? b - from : b]);
+    return out;
+  };
+  return { triggers: cut(scan.triggers, false), runs: cut(scan.runs, true), extra: cut(scan.extra, false) };
+}
+
+const NO_STARTS = new Uint8Array(4096);
+const UNIONS = new WeakMap<Uint8Array, Uint8Array>();
+
+/** The slots where a trigger word or a word of `extra` (another scanner's `starts`) may start. */
+function startsUnion(extra: Uint8Array): Uint8Array {
+  let u = UNIONS.get(extra);
+  if (!u) {
+    const t = TRIGGER.starts;
+    u = new Uint8Array(t.length);
+    for (let i = 0; i < u.length; i++) u[i] = (t[i] !== 0 ? 1 : 0) | (extra[i] !== 0 ? 2 : 0);
+    UNIONS.set(extra, u);
+  }
+  return u;
+}
+
+/** A second word list searched in the same pass as the trigger words (the final scan's anchors); see StreamRedactor. */
+interface Companion {
+  scanner: LiteralScanner;
+  /** Its matches in the text given to `detect` (set by detect). */
+  matches: Array<[number, number]>;
+}
+
+/** Per UTF-16 code unit: its ASCII folding (see redact-scan.ts) << 3 | its base64 bits (B64_BITS). */
+let CHAR_CLASSES: Uint16Array | null = null;
+function charClasses(): Uint16Array {
+  if (CHAR_CLASSES) return CHAR_CLASSES;
+  const fold = foldTable();
+  const t = new Uint16Array(65536);
+  for (let c = 0; c < 65536; c++) t[c] = ((fold[c] as number) << 3) | (c < 128 ? (B64_BITS[c] as number) : 0);
+  CHAR_CLASSES = t;
+  return t;
+}
+
+/** What `detect` learns from one pass over a text, fast (`scanText`) or by the reference scans; for tests. */
+export function scanForRedaction(text: string, reference = false): { triggers: Array<[number, number]>; runs: Array<[number, number]> } {
+  if (reference) return { triggers: TRIGGER.findAllReference(text), runs: base64RunsReference(text) };
+  const { triggers, runs } = scanText(text);
+  return { triggers, runs };
+}
+
 /**
  * Base64 runs (20+ characters counting up to two `=`, both letter cases, not part of a base64url/identifier word),
- * by one tight scan (this runs over every byte of every log: keep it a single loop with a table lookup).
+ * by one tight scan. The first implementation, kept as the reference of `scanText` (which does this fused with
+ * the trigger-word search).
  */
-function base64Runs(text: string): Array<[number, number]> {
+function base64RunsReference(text: string): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   const n = text.length;
   let start = -1;
@@ -464,8 +631,8 @@ function percentRuns(text: string): Array<[number, number]> {
 }
 
 /** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
-function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean): void {
-  for (const [start, end] of base64Runs(text)) {
+function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean, base64Runs: Array<[number, number]>): void {
+  for (const [start, end] of base64Runs) {
     if (!base64MayHoldText(text, start, end)) continue;
     const run = text.slice(start, end);
     const bytes = base64Decode(run);
@@ -703,9 +870,17 @@ export function redactText(text: string, options: RedactOptions, lineOffset = 0)
  * emitted by an earlier call (the stream redactor's carry), so a Secret's `kind` or a YAML block's key seen
  * there still decides what follows.
  */
-function redactRegion(text: string, emitFrom: number, options: RedactOptions, lineOffset: number): RedactResult {
+function redactRegion(
+  text: string,
+  emitFrom: number,
+  options: RedactOptions,
+  lineOffset: number,
+  companionScanner: LiteralScanner | null = null,
+  reuse?: ScanReuse,
+): RedactResult & { companion: Array<[number, number]> | null } {
   const spans: Span[] = [];
-  for (const s of detect(text, 0)) {
+  const companion: Companion | undefined = companionScanner ? { scanner: companionScanner, matches: [] } : undefined;
+  for (const s of detect(text, 0, companion, reuse)) {
     if (s.end <= emitFrom) continue;
     if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
     else spans.push(s);
@@ -748,7 +923,78 @@ function redactRegion(text: string, emitFrom: number, options: RedactOptions, li
   }
   const rest = text.slice(pos);
   out += table ? pseudonymize(rest, table, counts) : rest;
-  return { text: out, counts, findings, findingsTruncated: truncated };
+  let companionMatches: Array<[number, number]> | null = null;
+  if (companionScanner) {
+    // The companion's matches in the output. Reused from the detection pass where the output's lines are the
+    // input's (matches never span a line break: `mapCompanion`); searched again where a replacement changed a
+    // line, or everywhere when the output may differ elsewhere (pseudonyms) or the part does not start a line.
+    const lineStart = emitFrom === 0 || text.charCodeAt(emitFrom - 1) === 10;
+    companionMatches =
+      referenceScanners || table || !lineStart || companionScanner.hasLineBreak
+        ? referenceScanners
+          ? companionScanner.findAllReference(out)
+          : companionScanner.findAll(out)
+        : mapCompanion(companion?.matches ?? [], spans, emitFrom, out, companionScanner);
+  }
+  return { text: out, counts, findings, findingsTruncated: truncated, companion: companionMatches };
+}
+
+/**
+ * A scanner's matches in the output of `redactRegion` from its matches in the input. Output and input differ only
+ * in the spans' replacements; a match never spans a line break (no word holds one), so the matches of a line are
+ * a function of that line alone: lines without a replacement keep their input matches (shifted), lines with one
+ * are searched again in the output.
+ */
+function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emitFrom: number, out: string, scanner: LiteralScanner): Array<[number, number]> {
+  // Dirty regions: whole output lines holding a replacement, with the input range they came from.
+  const dirty: Array<{ a: number; b: number; ain: number; bin: number }> = [];
+  let delta = -emitFrom;
+  for (const s of spans) {
+    const os = s.start + delta;
+    const rlen = replacementOf(s).length;
+    const oe = os + rlen;
+    delta += rlen - (s.end - s.start);
+    const a = out.lastIndexOf('\n', os - 1) + 1;
+    let b = out.indexOf('\n', oe);
+    if (b < 0) b = out.length;
+    const ain = s.start - (os - a);
+    const bin = s.end + (b - oe);
+    const last = dirty[dirty.length - 1];
+    // A later span on a line already dirty extends it: its own line end (and input end) is the region's.
+    if (last && a <= last.b) {
+      last.b = b;
+      last.bin = bin;
+    } else dirty.push({ a, b, ain, bin });
+  }
+  const result: Array<[number, number]> = [];
+  let m = 0;
+  let shift = -emitFrom;
+  let si = 0;
+  const spanShiftUpTo = (at: number) => {
+    // Add the length change of every span that ends at or before input offset `at`.
+    while (si < spans.length && (spans[si] as Span).end <= at) {
+      const s = spans[si] as Span;
+      shift += replacementOf(s).length - (s.end - s.start);
+      si++;
+    }
+  };
+  for (const d of dirty) {
+    for (; m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.ain; m++) {
+      const [at, w] = inputMatches[m] as [number, number];
+      if (at < emitFrom) continue;
+      spanShiftUpTo(at);
+      result.push([at + shift, w]);
+    }
+    while (m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.bin) m++;
+    for (const [at, w] of scanner.findAll(out.slice(d.a, d.b))) result.push([at + d.a, w]);
+  }
+  for (; m < inputMatches.length; m++) {
+    const [at, w] = inputMatches[m] as [number, number];
+    if (at < emitFrom) continue;
+    spanShiftUpTo(at);
+    result.push([at + shift, w]);
+  }
+  return result;
 }
 
 /** Text encodings `redactBytes` keeps: the output has the input's encoding (and BOM). */
@@ -853,16 +1099,25 @@ export class StreamRedactor {
   readonly counts: RedactionCounts = {};
   readonly findings: RedactionFinding[] = [];
   findingsTruncated = false;
+  /**
+   * With a `companion` scanner: its matches (`LiteralScanner.findAll`) in the text the last `push`/`end` returned,
+   * found in the same pass as the redaction's own scan (the final scan's anchor words, scan.ts).
+   */
+  companionMatches: Array<[number, number]> = [];
+  /** The scan of `context` (it is made of whole lines of the last part), so it is not read twice. */
+  private contextScan: Scan | null = null;
 
   constructor(
     private readonly options: RedactOptions,
     private readonly holdMaxChars = 1024 * 1024,
     private readonly contextChars = 64 * 1024,
+    private readonly companion: LiteralScanner | null = null,
   ) {}
 
   push(chunk: string): string {
     this.pending += chunk;
     let cut = this.pending.lastIndexOf('\n') + 1;
+    this.companionMatches = [];
     if (cut === 0) {
       if (this.pending.length < this.holdMaxChars) return '';
       cut = this.pending.length;
@@ -877,6 +1132,7 @@ export class StreamRedactor {
   }
 
   end(): string {
+    this.companionMatches = [];
     if (this.pending === '') return '';
     return this.run(this.pending, this.pending.length);
   }
@@ -884,16 +1140,22 @@ export class StreamRedactor {
   private run(part: string, cut: number): string {
     this.pending = this.pending.slice(cut);
     const remaining = Math.max(0, (this.options.maxFindings ?? 500) - this.findings.length);
-    const r = redactRegion(this.context + part, this.context.length, { ...this.options, maxFindings: remaining }, this.lines);
+    const reuse: ScanReuse = this.contextScan && this.context !== '' ? { prior: { upTo: this.context.length, scan: this.contextScan } } : {};
+    // One string for detection and for the next context (it is flattened once, by the detection's first search).
+    const joined = this.context + part;
+    const r = redactRegion(joined, this.context.length, { ...this.options, maxFindings: remaining }, this.lines, this.companion, reuse);
+    this.companionMatches = r.companion ?? [];
     mergeCounts(this.counts, r.counts);
     this.findings.push(...r.findings);
     if (r.findingsTruncated) this.findingsTruncated = true;
     for (let i = part.indexOf('\n'); i >= 0; i = part.indexOf('\n', i + 1)) this.lines++;
-    const joined = this.context + part;
     // Keep whole lines of context (never the middle of one).
     let from = Math.max(0, joined.length - this.contextChars);
     if (from > 0) from = joined.indexOf('\n', from) + 1;
     this.context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
+    // The context's scan is reusable when it ends a line (a forced cut inside a line continues that line).
+    this.contextScan =
+      reuse.result && this.context !== '' && joined.charCodeAt(joined.length - 1) === 10 ? scanFrom(reuse.result, joined.length - this.context.length) : null;
     return r.text;
   }
 }

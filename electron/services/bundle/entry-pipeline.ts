@@ -9,7 +9,7 @@ import { WindeckError } from '../../../shared/contract/errors';
 import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
 import { StreamRedactor, mergeCounts, type RedactOptions, type RedactionCounts, type RedactionFinding } from '../../../shared/logic/redact';
 import { looksUtf16le } from '../../../shared/logic/redact-codec';
-import { finalScan } from './scan';
+import { SECRETLINT_SCANNER, finalScan } from './scan';
 
 /**
  * One streamed bundle entry (a log), start to end: read (a file or bytes), gunzip when `.gz`, redact in chunks
@@ -58,7 +58,8 @@ export async function redactLogEntry(
   redact: RedactOptions,
   options: { signal?: AbortSignal; input?: AsyncIterable<Buffer> | Readable } = {},
 ): Promise<LogEntryResult> {
-  const redactor = new StreamRedactor(redact);
+  // The redactor also finds the final scan's anchor words in its own pass over the text (see finalScan).
+  const redactor = new StreamRedactor(redact, undefined, undefined, SECRETLINT_SCANNER);
   const scanCounts: RedactionCounts = {};
   const notes: string[] = [];
   const name = path.basename(task.entryPath);
@@ -68,7 +69,7 @@ export async function redactLogEntry(
 
   const emit = async function* (text: string): AsyncGenerator<Buffer> {
     if (text === '') return;
-    const scan = await finalScan(text, name, { ownPatterns: false, prefilter: true });
+    const scan = await finalScan(text, name, { ownPatterns: false, prefilter: true, anchors: redactor.companionMatches });
     mergeCounts(scanCounts, scan.counts);
     notes.push(...scan.notes);
     yield Buffer.from(scan.text, encoding ?? 'latin1');
