@@ -16,6 +16,7 @@
 //   node bench/watch.mjs --quick      1,000 nodes, 15 s per rate, 20 s to the screen, kubectl 10 s at 100 and 1,000/s
 //   node bench/watch.mjs --nodes 2000 --seconds 30 --no-kubectl --no-screen
 //   node bench/watch.mjs --rates 1000 --seconds 10 --no-screen --no-kubectl --cpu-prof /tmp/prof   (V8 profile of Windeck)
+//   ... --sim-cpu-prof /tmp/simprof   (V8 profile of the API simulator: is it the bottleneck?)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -130,6 +131,8 @@ async function storePhase(rate, seconds, extra = {}, settle = true) {
       lateTicks: run.lateTicks,
       simQueuedBytes: { max: run.maxQueuedBytes, atEnd: run.queuedBytesAtEnd },
       received: stats.received,
+      // Superseded by a newer event of the same node before Windeck parsed it (stored with that newer one).
+      coalesced: stats.coalesced,
       stored: stats.stored,
       backlogAtEnd,
       backlogAfter1s: run.total - after1s.stored,
@@ -141,6 +144,8 @@ async function storePhase(rate, seconds, extra = {}, settle = true) {
       receiveLagMs: stats.receiveLagMs,
       rowChecks: { checked: stats.checked, mismatches: stats.mismatches },
       eventLoopDelayMs: stats.eventLoopDelayMs,
+      // Windeck's CPU time (all its threads) from the phase start to the end of the drain window, per event stored.
+      windeckCpuUsPerEvent: stats.stored ? (stats.cpuMs * 1000) / stats.stored : null,
       windeckRssMiB: stats.rssMiB,
       reflector: {
         watches: stats.reflector.watches,
@@ -297,8 +302,10 @@ try {
   const programs = await feedPrograms();
   const kubeconfig = path.join(tmp, 'kubeconfig');
   log(`API simulator with ${NODES} nodes (${Math.round(NODES * 0.3)} Windows), ${PODS} pods; pre-serializing every node ...`);
+  const simCpuProf = flag(args, '--sim-cpu-prof', null);
   sim = await startLineChild(programs.sim, [kubeconfig, String(NODES), String(Math.round(NODES * 0.3)), String(PODS), '0', String(NODE_KB)], {
     name: 'simulator',
+    ...(simCpuProf ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.resolve(simCpuProf)] } : {}),
   });
   log(`simulator ready: ${JSON.stringify(sim.info.counts)}, ${Math.round(sim.info.templateBytes.nodes / 1024)} KB per node event`);
   const staticDir = SCREEN ? await rendererStatic() : null;

@@ -183,10 +183,13 @@ services.core.repos.settings.set('activeCluster', live.clusterId);
 // traced event arrived; the store:changed event that follows the flush writing it says when it is in SQLite.
 let pending = [];
 let lag = { store: [], recv: [] };
-let counts = { received: 0, stored: 0, mismatches: 0, checked: 0, earlier: 0 };
+let counts = { received: 0, stored: 0, mismatches: 0, checked: 0, earlier: 0, coalesced: 0 };
 // Events of an earlier phase (seq below minSeq) still arriving are counted apart, not as this phase's lag.
 let minSeq = 0;
 let storeReady = false;
+// Windeck's CPU time since the phase started (main thread + libuv/GC threads): per event, it does not depend on how
+// busy the machine is the way wall-clock lag does.
+let cpu0 = process.cpuUsage();
 const reflector = live.reflectors.nodes;
 const inner = reflector?.options?.onChange;
 if (typeof inner !== 'function') throw new Error('bench lag probe: LiveInventory.reflectors.nodes.options.onChange is gone; update bench/lib/feed.mjs');
@@ -201,6 +204,17 @@ reflector.options.onChange = (change) => {
   }
   inner(change);
 };
+// Node events superseded by a newer event of the same node before Windeck parsed them (the reflector coalesces):
+// in the store when the newer one is, i.e. at the same store:changed. Their lag counts like any other event's.
+reflector.options.onCoalesced = (key, line) => {
+  const m = /\\+bench\\.(\\d+)\\.([\\d.]+)"/.exec(line);
+  if (m && Number(m[1]) < minSeq) counts.earlier++;
+  else if (m) {
+    pending.push([Number(m[2]), now(), key, m[1]]);
+    counts.received++;
+    counts.coalesced++;
+  }
+};
 services.events.subscribe((event, payload) => {
   if (event !== 'store:changed' || !payload.scopes.includes('nodes')) return;
   storeReady = true;
@@ -211,11 +225,12 @@ services.events.subscribe((event, payload) => {
     lag.recv.push(recv - sent);
   }
   counts.stored += pending.length;
-  // Check that the last traced event really is in the row (the store holds what the probe claims).
+  // Check that the last traced event (or a newer one of the same node, when it was coalesced) really is in the row.
   const [, , key, seqText] = pending[pending.length - 1];
   const row = services.core.repos.nodes.get(live.clusterId, key);
   counts.checked++;
-  if (!row || !String(row.containerRuntime ?? '').includes('+bench.' + seqText + '.')) counts.mismatches++;
+  const rowSeq = /\\+bench\\.(\\d+)\\./.exec(String(row?.containerRuntime ?? ''));
+  if (!row || !rowSeq || Number(rowSeq[1]) < Number(seqText)) counts.mismatches++;
   pending = [];
 });
 const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -235,10 +250,11 @@ rl.on('line', async (l) => {
   try {
     if (msg.cmd === 'reset') {
       lag = { store: [], recv: [] };
-      counts = { received: 0, stored: 0, mismatches: 0, checked: 0, earlier: 0 };
+      counts = { received: 0, stored: 0, mismatches: 0, checked: 0, earlier: 0, coalesced: 0 };
       minSeq = msg.minSeq ?? 0;
       pending = [];
       loop.reset();
+      cpu0 = process.cpuUsage();
       reply(msg.id, { ok: true });
     } else if (msg.cmd === 'counts') reply(msg.id, { ...counts, pending: pending.length });
     else if (msg.cmd === 'stats') {
@@ -250,6 +266,7 @@ rl.on('line', async (l) => {
         // The histogram holds the time between samples (10 ms apart when idle): the delay is what exceeds 10 ms.
         eventLoopDelayMs: { p50: Math.max(0, loop.percentile(50) / 1e6 - 10), p99: Math.max(0, loop.percentile(99) / 1e6 - 10), max: Math.max(0, loop.max / 1e6 - 10) },
         rssMiB: process.memoryUsage().rss / 1048576,
+        cpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpu0)),
         reflector: { ...reflector.stats },
       });
     } else if (msg.cmd === 'serve') {

@@ -110,6 +110,8 @@ export const KUBE_LIST_PAGE_SIZE = 500;
 /** A watch silent (no event, no bookmark) for this long is treated as stalled. */
 export const KUBE_WATCH_IDLE_MS = 40_000;
 export const KUBE_WATCHDOG_INTERVAL_MS = 5_000;
+/** Coalesced watch lines (newest per object, unparsed) held above this many characters are applied at once. */
+export const KUBE_WATCH_COALESCE_MAX_CHARS = 64 * 1024 * 1024;
 export const KUBE_BACKOFF_INITIAL_MS = 1_000;
 export const KUBE_BACKOFF_MAX_MS = 30_000;
 export const KUBE_WATCH_TIMEOUT_MIN_S = 300;

@@ -429,7 +429,18 @@ export class LiveInventory {
     const onState = (resource: string) => (state: ReflectorState) => this.onState(resource, state);
     const common = { client: this.client, clock: this.clock, log };
     this.reflectors = {
-      nodes: new Reflector<NodeObject>({ ...common, path: RESOURCES.nodes, resource: 'nodes', project: projectNode, keyOf: nodeKey, onChange: (c) => this.onNodes(c), onState: onState('nodes') }),
+      // Node events are coalesced: a node modified several times between two flushes is parsed and written once
+      // (its newest state). `flush()` drains them; the reflector's own timer is only a backstop.
+      nodes: new Reflector<NodeObject>({
+        ...common,
+        path: RESOURCES.nodes,
+        resource: 'nodes',
+        project: projectNode,
+        keyOf: nodeKey,
+        coalesceMs: options.flushIntervalMs * 2,
+        onChange: (c) => this.onNodes(c),
+        onState: onState('nodes'),
+      }),
       pods: new Reflector<PodProjection>({ ...common, path: RESOURCES.pods, resource: 'pods', project: projectPod, keyOf: podKey, onChange: (c) => this.onPods(c), onState: onState('pods') }),
       events: new Reflector<EventProjection>({ ...common, path: RESOURCES.events, resource: 'events', project: projectEvent, keyOf: eventKey, onChange: (c) => this.onEvents(c), onState: onState('events') }),
       daemonsets: new Reflector<DaemonSetProjection>({ ...common, path: RESOURCES.daemonsets, resource: 'daemonsets', project: projectDaemonSet, keyOf: daemonSetKey, onChange: () => (this.dsDirty = true), onState: onState('daemonsets') }),
@@ -586,6 +597,8 @@ export class LiveInventory {
       this.inventory.daemonSets.replaceAll(this.clusterId, this.reflectors.daemonsets.cache.values());
       this.dsDirty = false;
     }
+    // The node events held since the last flush (newest per node) are parsed and applied now.
+    this.reflectors.nodes.drain();
     const version = this.version?.gitVersion ?? null;
     const nodesReady = this.reflectors.nodes.stats.listedAt !== null && this.reflectors.pods.stats.listedAt !== null;
     if (nodesReady && (this.allNodes || this.dirtyNodes.size)) {

@@ -82,4 +82,57 @@ describe('dropUnreadArrays', () => {
     const openString = '{"metadata":{"managedFields":["never closed]}}';
     expect(dropUnreadArrays(openString, ['managedFields'])).toBe(openString);
   });
+
+  // The API server's shape (managedFields last in metadata, then "spec") takes a shortcut that never scans the
+  // array's characters: these are the texts where a shortcut that trusted the first `]` would cut in the wrong place.
+  it('cuts managedFields at its real end when strings or nested arrays hold brackets and "spec"', () => {
+    const hostile = [
+      ']},"spec":{"x":1}',
+      'a]',
+      ']}',
+      // As a key: `"f:x]},":{}` has `]},"` followed by `:` (a closing quote), not by a key's first letter.
+      'x]},',
+      '"]},"',
+      '\\',
+      '\\"]},"spec"',
+      'k:{"name":"]},\\"spec\\":{"}',
+    ];
+    const entries: unknown[] = [
+      ...hostile.map((h) => ({ manager: h, fieldsV1: { [`f:${h}`]: {} } })),
+      { manager: 'nested', fieldsV1: { 'f:a': { list: [1, [2]] } } },
+      { manager: 'nested-last', fieldsV1: { 'f:b': {} }, extra: [{ inner: ']},"spec":' }] },
+    ];
+    for (let i = 0; i <= entries.length; i++) {
+      // One hostile entry at a time and all of them; with and without a trailing array-free entry.
+      const mf = i === entries.length ? entries : [entries[i], { manager: 'kubelet.exe', fieldsV1: { 'f:status': {} } }];
+      const node = {
+        kind: 'Node',
+        apiVersion: 'v1',
+        metadata: { name: 'win-1', labels: { a: 'b' }, managedFields: mf },
+        spec: { podCIDRs: ['10.0.0.0/24'] },
+        status: { images: [{ names: ['x'], sizeBytes: 1 }], nodeInfo: { kubeletVersion: 'v1.31.2' } },
+      };
+      const text = JSON.stringify({ type: 'MODIFIED', object: node });
+      const out = dropUnreadArrays(text, ['managedFields', 'images']);
+      expect(JSON.parse(out), text).toEqual({ type: 'MODIFIED', object: reference(node, ['managedFields', 'images']) });
+    }
+  });
+
+  it('matches the reference on 2,000 random Kubernetes-shaped objects (managedFields last in metadata)', () => {
+    const r = rng(11302026);
+    for (let i = 0; i < 2000; i++) {
+      const mf = Array.from({ length: Math.floor(r() * 4) }, () => ({ manager: randomValue(r, 3), fieldsV1: randomValue(r, 1) }));
+      const obj = {
+        kind: 'Node',
+        metadata: { name: `n${i}`, annotations: { a: randomValue(r, 4) }, managedFields: mf },
+        spec: randomValue(r, 2),
+        status: { images: randomValue(r, 3) },
+      };
+      const text = JSON.stringify({ type: 'MODIFIED', object: obj });
+      expect(JSON.parse(dropUnreadArrays(text, ['managedFields', 'images'])), `case ${i}: ${text}`).toEqual({
+        type: 'MODIFIED',
+        object: reference(obj, ['managedFields', 'images']),
+      });
+    }
+  });
 });
