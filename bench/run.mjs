@@ -175,6 +175,16 @@ function judge(name, r) {
         { ratio: t },
       ),
     );
+    if (r.ratio?.cpu != null)
+      out.push(
+        verdict(
+          'CPU seconds (Windeck: all threads; zip: user + system), less sensitive to load than wall time',
+          'report',
+          `${fmt(r.windeck.cpuSeconds, 1)} s vs ${fmt(r.zip6.cpuSeconds, 1)} s = ${fmt(r.ratio.cpu)}x; spread over 2 cores at best ${fmt(r.ratio.cpuOn2Cores)}x; output ${fmt(r.windeck.outputMiB, 1)} MiB vs zip ${fmt(r.zip6.outputMiB, 1)} MiB`,
+          true,
+          { informational: true },
+        ),
+      );
     out.push(
       verdict(
         'peak RSS',
@@ -214,7 +224,7 @@ function judge(name, r) {
         p.achievedRate < p.rate * 0.95
           ? `; the simulator sent only ${fmt(p.achievedRate, 0)}/s (its CPU ${fmt(p.simCpuPercent, 0)}%, up to ${fmt(p.simQueuedBytes?.max / 1048576, 1)} MB queued for the reader)`
           : '';
-      const measured = `lag to the store p50 ${fmt(p.storeLagMs?.p50, 0)} ms, p99 ${fmt(p.storeLagMs?.p99, 0)} ms (receive p99 ${fmt(p.receiveLagMs?.p99, 0)} ms); backlog ${p.backlogAtEnd} when sending stopped, ${p.backlogAfter1s} after 1 s${p.drainedMs != null ? `, drained in ${fmt(p.drainedMs, 0)} ms` : p.caughtUpMs != null ? `, caught up ${fmt(p.caughtUpMs / 1000, 0)} s after the end` : `, ${p.neverStored ?? p.notStoredAfterDrain} not stored by the end of the run`}${below}; ${p.rowChecks?.mismatches ?? '-'} row mismatches`;
+      const measured = `lag to the store p50 ${fmt(p.storeLagMs?.p50, 0)} ms, p99 ${fmt(p.storeLagMs?.p99, 0)} ms (receive p99 ${fmt(p.receiveLagMs?.p99, 0)} ms); backlog ${p.backlogAtEnd} when sending stopped, ${p.backlogAfter1s} after 1 s${p.drainedMs != null ? `, drained in ${fmt(p.drainedMs, 0)} ms` : p.caughtUpMs != null ? `, caught up ${fmt(p.caughtUpMs / 1000, 0)} s after the end` : `, ${p.neverStored ?? p.notStoredAfterDrain} not stored by the end of the run`}${below}; ${p.rowChecks?.mismatches ?? '-'} row mismatches${p.windeckCpuUsPerEvent != null ? `; Windeck CPU ${fmt(p.windeckCpuUsPerEvent, 0)} us per stored event` : ''}${p.coalesced ? `; ${p.coalesced} events superseded before parsing (coalesced)` : ''}`;
       if (p.rate >= 5000)
         out.push(
           verdict(
