@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
-import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
+import { CHROMIUM, descendants, launchChromium } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -28,6 +28,10 @@ const MINUTES = Number(flag(args, '--minutes', quick ? 2 : 10));
 const NODE_RATE = Number(flag(args, '--node-rate', 50));
 const POD_RATE = Number(flag(args, '--pod-rate', 100));
 const POD_TEMPLATES = Math.min(PODS, 5000);
+/** `--heap-snapshots DIR`: renderer heap snapshots (after GC) at the start and at the end, for what grows. */
+const SNAPSHOT_DIR = flag(args, '--heap-snapshots', null);
+/** `--static DIR`: a renderer built elsewhere (e.g. from an older commit, for a back-to-back comparison). */
+const STATIC_DIR = flag(args, '--static', null);
 const SAMPLE_MS = 5000;
 const log = (...a) => console.error('memory:', ...a);
 const mib = (kb) => Math.round((kb / 1024) * 10) / 10;
@@ -50,26 +54,11 @@ process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 function status(pid) {
   try {
     const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return { rssKB: Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0), hwmKB: Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) };
+    const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(s)?.[1] ?? 0);
+    return { rssKB: kb('VmRSS'), hwmKB: kb('VmHWM'), rssAnonKB: kb('RssAnon'), rssFileKB: kb('RssFile'), rssShmemKB: kb('RssShmem') };
   } catch {
     return null;
   }
-}
-function descendants(pid) {
-  const out = [];
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop();
-    let kids = [];
-    try {
-      kids = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      kids = [];
-    }
-    out.push(...kids);
-    stack.push(...kids);
-  }
-  return out;
 }
 /** Chromium's renderer processes (--type=renderer) under this benchmark, and every Chromium process. */
 function chromiumProcesses() {
@@ -102,7 +91,7 @@ function smaps(pid) {
 try {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
   const programs = await feedPrograms();
-  const renderer = await rendererStatic();
+  const renderer = STATIC_DIR ? { dir: path.resolve(STATIC_DIR), from: `prebuilt ${path.resolve(STATIC_DIR)}` } : await rendererStatic();
   const kubeconfig = path.join(tmp, 'kubeconfig');
   log(`API simulator with ${NODES} nodes, ${PODS} pods ...`);
   sim = await startLineChild(programs.sim, [kubeconfig, String(NODES), String(Math.round(NODES * 0.3)), String(PODS), String(POD_TEMPLATES), '13'], {
@@ -137,6 +126,18 @@ try {
     const u = await cdp.send('Runtime.getHeapUsage');
     return u.usedSize / 1048576;
   };
+  const snapshot = async (name) => {
+    if (!SNAPSHOT_DIR) return;
+    fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
+    const file = path.join(SNAPSHOT_DIR, `${name}.heapsnapshot`);
+    const out = fs.openSync(file, 'w');
+    const onChunk = (e) => fs.writeSync(out, e.chunk);
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    fs.closeSync(out);
+    log(`heap snapshot ${file}`);
+  };
 
   // Warm up with the event stream for a short while, so start-up allocations are not counted as drift.
   const warm = Math.min(30, MINUTES * 10);
@@ -151,6 +152,7 @@ try {
   });
   await sleep(1000);
   const start = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
+  await snapshot('start');
   await windeck.call('reset', { minSeq: (await sim.call('seq')).seq + 1 });
   log(
     `start: backend heap after GC ${start.backend.heapUsedMiB.toFixed(1)} MiB (RSS ${start.backend.rssMiB.toFixed(0)} MiB), renderer heap after GC ${start.rendererHeapMiB.toFixed(1)} MiB`,
@@ -171,6 +173,9 @@ try {
         rendererHwmKB: r?.hwmKB ?? null,
         rendererAnonKB: r?.anonKB ?? null,
         rendererPssKB: r?.pssKB ?? null,
+        rendererRssAnonKB: r?.rssAnonKB ?? null,
+        rendererRssFileKB: r?.rssFileKB ?? null,
+        rendererRssShmemKB: r?.rssShmemKB ?? null,
         allKB,
       });
       await sleep(SAMPLE_MS);
@@ -189,6 +194,7 @@ try {
   await sampler;
   await sleep(1000);
   const end = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
+  await snapshot('end');
   const stats = await windeck.call('stats');
   const rowsStillShown = await page.locator('.fleet-table tbody tr td.cell-name').count();
   const minutes = (end.at - start.at) / 60000;
@@ -238,6 +244,9 @@ try {
       // Chrome's "memory footprint"), PSS splits shared pages between processes.
       anonymousMiB: { peakSampled: mib(peak('rendererAnonKB')) },
       pssMiB: { peakSampled: mib(peak('rendererPssKB')) },
+      // RSS split as the kernel counts it (/proc/<pid>/status): anonymous, file-backed (Chromium's code and fonts,
+      // shared with every Chromium process) and shared memory (e.g. raster tiles handed to the compositor).
+      rssSplitPeakMiB: { anon: mib(peak('rendererRssAnonKB')), file: mib(peak('rendererRssFileKB')), shmem: mib(peak('rendererRssShmemKB')) },
       chromiumAllProcessesPeakMiB: mib(peak('allKB')),
       heapAfterGcMiB: {
         start: r1(start.rendererHeapMiB),
@@ -255,7 +264,7 @@ try {
     })),
   };
   log(
-    `backend RSS peak ${result.backend.rssMiB.peakSampled} MiB, heap drift ${result.backend.heapAfterGcMiB.drift} MiB (${result.backend.heapAfterGcMiB.driftPer10Min}/10 min); renderer RSS peak ${result.rendererProcess.rssMiB.peakSampled} MiB (anonymous ${result.rendererProcess.anonymousMiB.peakSampled} MiB), heap drift ${result.rendererProcess.heapAfterGcMiB.drift} MiB`,
+    `backend RSS peak ${result.backend.rssMiB.peakSampled} MiB, heap drift ${result.backend.heapAfterGcMiB.drift} MiB (${result.backend.heapAfterGcMiB.driftPer10Min}/10 min); renderer RSS peak ${result.rendererProcess.rssMiB.peakSampled} MiB (anonymous ${result.rendererProcess.anonymousMiB.peakSampled} MiB; RSS split ${JSON.stringify(result.rendererProcess.rssSplitPeakMiB)}), heap drift ${result.rendererProcess.heapAfterGcMiB.drift} MiB`,
   );
   console.log(JSON.stringify(result));
 } finally {

@@ -23,7 +23,7 @@ import readline from 'node:readline';
 import { bundleProgram, flag, rendererStatic, root } from './lib/build.mjs';
 import { epochNow } from './lib/feed.mjs';
 import { percentile, summarize } from './lib/stats.mjs';
-import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
+import { CHROMIUM, chromiumRenderers, launchChromium, processCpuMs, threadCpuMs } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -31,6 +31,15 @@ const NODES = Number(flag(args, '--nodes', 5000));
 const PODS = Number(flag(args, '--pods', 50000));
 const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
 const SCROLL_STEPS = Number(flag(args, '--scroll-steps', quick ? 120 : 240));
+/** `--trace DIR`: a Chromium trace (devtools.timeline) of the keystrokes, the fleet scroll and the pods scroll. */
+const TRACE_DIR = flag(args, '--trace', null);
+const NO_STARTUP = args.includes('--no-startup');
+/** `--gpu`: Chromium without --disable-gpu (see lib/chromium.mjs); the default is the software-raster setup. */
+const GPU = args.includes('--gpu');
+/** `--cpu-profile DIR`: a V8 CPU profile of the page (CDP Profiler) per phase instead of a trace. */
+const PROFILE_DIR = flag(args, '--cpu-profile', null);
+/** `--static DIR`: a renderer built elsewhere (e.g. from an older commit, for a back-to-back comparison). */
+const STATIC_DIR = flag(args, '--static', null);
 const imp = (p) => JSON.stringify(path.join(root, p));
 const log = (...a) => console.error('ui:', ...a);
 const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
@@ -113,9 +122,17 @@ async function scrollFrames(page, selector, steps) {
       requestAnimationFrame(tick);
       const t0 = performance.now();
       const step = 400; // px per frame, as test/e2e/ui-fleet-scale.test.ts
+      // Rows built while scrolling (a row element that is reused for another row is not a new one).
+      const seen = new WeakSet(el.querySelectorAll('tbody tr'));
+      let rowsBuilt = 0;
       for (let i = 0; i < steps; i++) {
         el.scrollTop += step;
         await new Promise((r) => requestAnimationFrame(r));
+        for (const tr of el.querySelectorAll('tbody tr'))
+          if (!seen.has(tr)) {
+            seen.add(tr);
+            rowsBuilt++;
+          }
       }
       running = false;
       return {
@@ -124,10 +141,62 @@ async function scrollFrames(page, selector, steps) {
         scrolledPx: el.scrollTop,
         scrollHeight: el.scrollHeight,
         element: el.className || el.tagName,
+        rowsBuilt,
       };
     },
     { selector, steps },
   );
+}
+
+/** Run `fn` under a Chromium trace written to TRACE_DIR/<name>.json when --trace is given. */
+async function traced(page, name, fn) {
+  if (PROFILE_DIR) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    try {
+      return await fn();
+    } finally {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.mkdirSync(PROFILE_DIR, { recursive: true });
+      fs.writeFileSync(path.join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+    }
+  }
+  if (!TRACE_DIR) return fn();
+  fs.mkdirSync(TRACE_DIR, { recursive: true });
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz', 'v8.execute', 'toplevel'];
+  await browser.startTracing(page, { path: path.join(TRACE_DIR, `${name}.json`), categories });
+  try {
+    return await fn();
+  } finally {
+    await browser.stopTracing();
+  }
+}
+
+/** CPU time (ms) of Chromium's renderer processes of this run (all threads: main, compositor, raster workers). */
+function rendererCpuMs() {
+  return chromiumRenderers().reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
+function rendererThreadsMs() {
+  const out = {};
+  for (const pid of chromiumRenderers()) for (const [k, v] of Object.entries(threadCpuMs(pid))) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+/** `fn` with the renderer CPU time it took: { value, rendererCpuMs, threads: { name: ms } }. */
+async function withCpu(fn) {
+  const c0 = rendererCpuMs();
+  const t0 = rendererThreadsMs();
+  const value = await fn();
+  const t1 = rendererThreadsMs();
+  const threads = Object.fromEntries(
+    Object.entries(t1)
+      .map(([k, v]) => [k, Math.round(v - (t0[k] ?? 0))])
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+  return { value, rendererCpuMs: rendererCpuMs() - c0, threads };
 }
 
 try {
@@ -179,7 +248,7 @@ try {
       process.stdin.on('end', async () => { await host.close(); await services.dispose(); process.exit(0); });`,
     ),
   };
-  const renderer = await rendererStatic();
+  const renderer = STATIC_DIR ? { dir: path.resolve(STATIC_DIR), from: `prebuilt ${path.resolve(STATIC_DIR)}` } : await rendererStatic();
   log(`renderer from ${renderer.from}; seeding a store with ${NODES} nodes and ${PODS} pods ...`);
   const seedStarted = epochNow();
   const seeded = await new Promise((resolve, reject) => {
@@ -190,11 +259,11 @@ try {
   });
   log(`seeded in ${((epochNow() - seedStarted) / 1000).toFixed(1)} s: ${JSON.stringify(seeded)}`);
 
-  browser = await launchChromium();
+  browser = await launchChromium({ gpu: GPU });
 
   // ---- start-up: fresh host process each time, fresh browser context (no HTTP cache), one unmeasured warm-up.
   const startup = [];
-  for (let rep = 0; rep <= REPS; rep++) {
+  for (let rep = 0; rep <= (NO_STARTUP ? -1 : REPS); rep++) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript(INIT_PROBE);
     const page = await context.newPage();
@@ -225,6 +294,17 @@ try {
   await page.goto(h.url);
   await page.waitForSelector('.fleet-table tbody tr td.cell-name', { timeout: 120_000 });
   const totalText = await page.locator('.toolbar-count').textContent();
+  // DOM weight of the fleet view: what each row that scrolls into the window costs to build, style and lay out.
+  const fleetDom = await page.evaluate(() => {
+    const rows = [...document.querySelectorAll('.fleet-table tbody tr')];
+    const elements = rows.map((r) => r.querySelectorAll('*').length + 1);
+    return {
+      rows: rows.length,
+      elementsPerRow: elements.length ? Math.round(elements.reduce((a, b) => a + b, 0) / elements.length) : 0,
+      page: document.querySelectorAll('*').length,
+    };
+  });
+  log(`fleet DOM: ${JSON.stringify(fleetDom)}`);
 
   // Filter keystroke -> paint: keydown (event.timeStamp) to the frame after .toolbar-count changed.
   await page.evaluate(() => {
@@ -260,14 +340,18 @@ try {
     await page.keyboard.press(key);
     await page.waitForFunction((k) => window.__keys.length > k, n, { timeout: 10_000, polling: 20 });
   };
-  for (const s of sequences) {
-    for (const ch of s) await press(ch);
-    for (let i = 0; i < s.length; i++) await press('Backspace');
-  }
+  const filterCpu = await withCpu(() =>
+    traced(page, 'filter', async () => {
+      for (const s of sequences) {
+        for (const ch of s) await press(ch);
+        for (let i = 0; i < s.length; i++) await press('Backspace');
+      }
+    }),
+  );
   const keys = await page.evaluate(() => window.__keys);
   const keyMs = keys.filter((k) => k.changed).map((k) => k.ms);
   log(
-    `filter keystroke -> paint: ${keyMs.length} of ${keys.length} keystrokes changed the list; p50 ${r1(percentile(keyMs, 50))} p95 ${r1(percentile(keyMs, 95))} ms`,
+    `filter keystroke -> paint: ${keyMs.length} of ${keys.length} keystrokes changed the list; p50 ${r1(percentile(keyMs, 50))} p95 ${r1(percentile(keyMs, 95))} ms; renderer CPU ${r1(filterCpu.rendererCpuMs / keys.length)} ms per keystroke`,
   );
   await page.waitForFunction((t) => document.querySelector('.toolbar-count')?.textContent === t, totalText, { timeout: 10_000 });
 
@@ -276,7 +360,8 @@ try {
   await cdp.send('Performance.enable');
   const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   const m0 = await metrics();
-  const fleetScroll = await scrollFrames(page, '.fleet-scroll', SCROLL_STEPS);
+  const fleetCpu = await withCpu(() => traced(page, 'fleet-scroll', () => scrollFrames(page, '.fleet-scroll', SCROLL_STEPS)));
+  const fleetScroll = fleetCpu.value;
   const m1 = await metrics();
   const mainThreadMs = Object.fromEntries(
     ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, Math.round(((m1[k] ?? 0) - (m0[k] ?? 0)) * 1000)]),
@@ -291,11 +376,15 @@ try {
         scrolledPx: fleetScroll.scrolledPx,
         scrollHeight: fleetScroll.scrollHeight,
         domRows: fleetDomRows,
+        dom: fleetDom,
+        rowsBuilt: fleetScroll.rowsBuilt,
         mainThreadMs,
+        rendererCpuMsPerFrame: r1(fleetCpu.rendererCpuMs / Math.max(1, fleetScroll.deltas.length)),
+        rendererThreadsCpuMs: fleetCpu.threads,
       };
   if (fleet.frames)
     log(
-      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleetDomRows} rows in the DOM`,
+      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleetDomRows} rows in the DOM, ${fleet.rowsBuilt} row elements built; renderer CPU ${fleet.rendererCpuMsPerFrame} ms per frame`,
     );
 
   // The 50,000-pod list, when the renderer has one.
@@ -314,7 +403,8 @@ try {
         .locator('.pods .toolbar-count')
         .textContent()
         .catch(() => null);
-      const s = await scrollFrames(page, '.pods .fleet-scroll', SCROLL_STEPS);
+      const podsCpu = await withCpu(() => traced(page, 'pods-scroll', () => scrollFrames(page, '.pods .fleet-scroll', SCROLL_STEPS)));
+      const s = podsCpu.value;
       const domRows = await page.locator('.pods-table tbody tr').count();
       const placeholdersAtEnd = await page.locator('.pods-table tbody tr.placeholder').count();
       pods = s.error
@@ -327,11 +417,14 @@ try {
             scrollHeight: s.scrollHeight,
             domRows,
             placeholdersAtEnd,
+            rowsBuilt: s.rowsBuilt,
             count: podsCount,
+            rendererCpuMsPerFrame: r1(podsCpu.rendererCpuMs / Math.max(1, s.deltas.length)),
+            rendererThreadsCpuMs: podsCpu.threads,
           };
       if (pods.frames)
         log(
-          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${domRows} rows in the DOM, ${placeholdersAtEnd} still placeholders after the last step`,
+          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${domRows} rows in the DOM, ${pods.rowsBuilt} row elements built, ${placeholdersAtEnd} still placeholders after the last step; renderer CPU ${pods.rendererCpuMsPerFrame} ms per frame`,
         );
     } catch (error) {
       pods = { notMeasured: `#/pods did not show a list of rows: ${String(error.message).split('\n')[0]}` };
@@ -348,6 +441,7 @@ try {
       store: seeded,
       renderer: renderer.from,
       chromium: browser.version(),
+      chromiumGpu: GPU ? 'default GPU path (no --disable-gpu)' : '--disable-gpu (software raster in the renderer)',
       startup: {
         repetitions: startup.length,
         hostUrlMs: pick('urlMs'),
@@ -355,7 +449,15 @@ try {
         rowsVisibleMs: pick('rowsMs'),
         navigationToRowsMs: pick('navigationToRowsMs'),
       },
-      filter: { keystrokes: keys.length, changedList: keyMs.length, keyToPaintMs: dist(keyMs), sequences },
+      filter: {
+        keystrokes: keys.length,
+        changedList: keyMs.length,
+        keyToPaintMs: dist(keyMs),
+        rendererCpuMsPerKeystroke: r1(filterCpu.rendererCpuMs / keys.length),
+        rendererThreadsCpuMs: filterCpu.threads,
+        sequences,
+      },
+      loadAverage: os.loadavg().map((x) => r1(x)),
       fleetScroll: fleet,
       podScroll: pods,
       peer: 'none available offline in the browser (Lens, Freelens, Headlamp not installed); compared with the 16.7 ms frame budget',

@@ -74,19 +74,35 @@ function servicesScore(probe: NodeProbeBrief | null): number {
   return servicesNotRunning(probe).length;
 }
 
+/** Lower-cased searchable text per row object, built once per row (rows are kept across deltas and keystrokes). */
+const searchKeys = new WeakMap<FleetRow, string>();
+
+/** The fields the search looks in, lower-cased and joined by a character no typed search contains. */
+export function searchKey(row: FleetRow): string {
+  let key = searchKeys.get(row);
+  if (key === undefined) {
+    const hay = [
+      row.name,
+      row.internalIP,
+      row.windowsRelease,
+      row.windowsBuild === null ? null : String(row.windowsBuild),
+      row.kubeletVersion,
+      row.containerRuntime,
+      row.os,
+      row.health,
+      ...row.reasons,
+    ];
+    key = hay
+      .filter((v): v is string => v !== null)
+      .map((v) => v.toLowerCase())
+      .join('\u0000');
+    searchKeys.set(row, key);
+  }
+  return key;
+}
+
 function matchesSearch(row: FleetRow, needle: string): boolean {
-  const hay = [
-    row.name,
-    row.internalIP,
-    row.windowsRelease,
-    row.windowsBuild === null ? null : String(row.windowsBuild),
-    row.kubeletVersion,
-    row.containerRuntime,
-    row.os,
-    row.health,
-    ...row.reasons,
-  ];
-  return hay.some((v) => v !== null && v.toLowerCase().includes(needle));
+  return searchKey(row).includes(needle);
 }
 
 /** Rows passing every filter; search is case-insensitive over name, IP, versions, runtime and reasons. */

@@ -5,6 +5,7 @@ import { HealthBadge, ReadyBadge } from '../../components/status-badge';
 import type { FleetRow, SortKey, SortSpec } from './fleet-model';
 import { servicesText, windowsLabel } from './fleet-model';
 import { listKeyTarget } from '../../app/list-keys';
+import { gridStyle, rowStyle, useSlotKeys } from '../../components/virtual-grid';
 
 export const ROW_HEIGHT_PX = 36;
 export const HEADER_HEIGHT_PX = 40;
@@ -31,37 +32,47 @@ const COLUMNS: readonly Column[] = [
   { key: 'syncedAt', label: 'Last synced', widthPx: 140 },
 ];
 
+const GRID_STYLE = gridStyle(COLUMNS.map((c) => c.widthPx));
+
 export function rowDomId(name: string): string {
   return `node-row-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
+/** Findings cell: badges per severity, or a muted word on the cell itself (no extra element per row). */
 function FindingsCell({ findings }: { findings: FleetRow['findings'] }) {
   if (!findings)
     return (
-      <span className="muted" title="Findings are not available in this build yet.">
+      <td role="gridcell" className="muted" title="Findings are not available in this build yet.">
         —
-      </span>
+      </td>
     );
   const total = findings.error + findings.warning + findings.info;
-  if (total === 0) return <span className="muted">none</span>;
+  if (total === 0)
+    return (
+      <td role="gridcell" className="muted">
+        none
+      </td>
+    );
   return (
-    <span className="finding-counts">
-      {findings.error > 0 && (
-        <span className="badge severity-error" title={`${findings.error} errors`}>
-          ✖ {findings.error}
-        </span>
-      )}
-      {findings.warning > 0 && (
-        <span className="badge severity-warning" title={`${findings.warning} warnings`}>
-          ▲ {findings.warning}
-        </span>
-      )}
-      {findings.info > 0 && (
-        <span className="badge severity-info" title={`${findings.info} info`}>
-          ℹ {findings.info}
-        </span>
-      )}
-    </span>
+    <td role="gridcell">
+      <span className="finding-counts">
+        {findings.error > 0 && (
+          <span className="badge severity-error" title={`${findings.error} errors`}>
+            ✖ {findings.error}
+          </span>
+        )}
+        {findings.warning > 0 && (
+          <span className="badge severity-warning" title={`${findings.warning} warnings`}>
+            ▲ {findings.warning}
+          </span>
+        )}
+        {findings.info > 0 && (
+          <span className="badge severity-info" title={`${findings.info} info`}>
+            ℹ {findings.info}
+          </span>
+        )}
+      </span>
+    </td>
   );
 }
 
@@ -72,27 +83,39 @@ const STATE_ICON: Record<string, string> = { Running: '●', Stopped: '■', Sta
 function ServicesCell({ probe }: { probe: FleetRow['probe'] }) {
   const text = servicesText(probe);
   if (!probe?.services || Object.keys(probe.services).length === 0) {
+    if (probe?.servicesOk === false)
+      return (
+        <td role="gridcell" className="cell-services">
+          <span className="badge health-error" title={text}>
+            probe failed
+          </span>
+        </td>
+      );
     return (
-      <span className={probe?.servicesOk === false ? 'badge health-error' : 'muted'} title={text}>
-        {probe?.servicesOk === false ? 'probe failed' : probe?.services ? 'none' : '—'}
-      </span>
+      <td role="gridcell" className="cell-services muted" title={text}>
+        {probe?.services ? 'none' : '—'}
+      </td>
     );
   }
   return (
-    <span className="service-badges" title={text}>
-      <span className="visually-hidden">{text}</span>
-      {Object.entries(probe.services).map(([name, state]) => (
-        <span key={name} className={`badge service-state ${state === 'Running' ? 'health-healthy' : 'health-error'}`} aria-hidden="true">
-          {STATE_ICON[state] ?? '?'} {name}
-        </span>
-      ))}
-    </span>
+    <td role="gridcell" className="cell-services">
+      <span className="service-badges" title={text}>
+        <span className="visually-hidden">{text}</span>
+        {Object.entries(probe.services).map(([name, state]) => (
+          <span key={name} className={`badge service-state ${state === 'Running' ? 'health-healthy' : 'health-error'}`} aria-hidden="true">
+            {STATE_ICON[state] ?? '?'} {name}
+          </span>
+        ))}
+      </span>
+    </td>
   );
 }
 
 interface RowProps {
   row: FleetRow;
   index: number;
+  /** Offset of the row inside the row group (px). */
+  top: number;
   active: boolean;
   live: boolean;
   onOpen: (name: string) => void;
@@ -100,43 +123,54 @@ interface RowProps {
 }
 
 /** One row; memoized so scrolling re-renders only rows that enter the window. */
-const FleetRowView = memo(function FleetRowView({ row, index, active, live, onOpen, onActive }: RowProps) {
+const FleetRowView = memo(function FleetRowView({ row, index, top, active, live, onOpen, onActive }: RowProps) {
   return (
     <tr
       id={rowDomId(row.name)}
+      role="row"
       aria-rowindex={index + 2}
       aria-selected={active}
       className={`${active ? 'active ' : ''}health-row-${row.health}`}
-      style={{ height: ROW_HEIGHT_PX }}
+      style={rowStyle(top, ROW_HEIGHT_PX)}
       onClick={() => {
         onActive(row.name);
         onOpen(row.name);
       }}
     >
-      <td className="cell-name" title={row.name}>
+      <td role="gridcell" className="cell-name" title={row.name}>
         <a href={`#/nodes/${encodeURIComponent(row.name)}`} tabIndex={-1} onClick={(e) => e.stopPropagation()}>
           {row.name}
         </a>
       </td>
-      <td>{row.os}</td>
-      <td title={windowsLabel(row)}>{windowsLabel(row)}</td>
-      <td>{row.kubeletVersion ?? '—'}</td>
-      <td title={row.containerRuntime ?? undefined}>{row.containerRuntime ?? '—'}</td>
-      <td>
+      <td role="gridcell">{row.os}</td>
+      <td role="gridcell" title={windowsLabel(row)}>
+        {windowsLabel(row)}
+      </td>
+      <td role="gridcell">{row.kubeletVersion ?? '—'}</td>
+      <td role="gridcell" title={row.containerRuntime ?? undefined}>
+        {row.containerRuntime ?? '—'}
+      </td>
+      <td role="gridcell">
         <ReadyBadge ready={row.ready} />
       </td>
-      <td className="numeric">{row.podCount}</td>
-      <td className="cell-services">
-        <ServicesCell probe={row.probe} />
+      <td role="gridcell" className="numeric">
+        {row.podCount}
       </td>
-      <td title={row.reasons.join('\n') || undefined}>
+      <ServicesCell probe={row.probe} />
+      <td role="gridcell" title={row.reasons.join('\n') || undefined}>
         <HealthBadge health={row.health} /> <span className="reasons">{row.reasons.join('; ')}</span>
       </td>
-      <td>
-        <FindingsCell findings={row.findings} />
-      </td>
-      <td className="cell-probed">{row.probe ? <Age at={row.probe.probedAt} label="" /> : <span className="muted">not probed yet</span>}</td>
-      <td>
+      <FindingsCell findings={row.findings} />
+      {row.probe ? (
+        <td role="gridcell" className="cell-probed">
+          <Age at={row.probe.probedAt} label="" />
+        </td>
+      ) : (
+        <td role="gridcell" className="cell-probed muted">
+          not probed yet
+        </td>
+      )}
+      <td role="gridcell">
         <Age at={row.syncedAt} live={live} label="" />
       </td>
     </tr>
@@ -164,14 +198,15 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT_PX,
-    overscan: 12,
+    overscan: 6,
     paddingStart: HEADER_HEIGHT_PX,
     scrollPaddingStart: HEADER_HEIGHT_PX,
     initialRect: UNMEASURED_RECT,
     // Before layout (or in a DOM without layout) the scroll box measures 0 and the virtualizer would draw no
     // row at all; draw a first screenful instead, which a real layout corrects on its first resize callback.
     observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
-    getItemKey: (index) => rows[index]?.name ?? index,
+    // No getItemKey: a new key function per render makes the virtualizer rebuild all 5,000 measurements on every
+    // scroll frame; rows have one fixed height, and React keys come from useSlotKeys.
   });
 
   const activeIndex = activeName === null ? -1 : rows.findIndex((r) => r.name === activeName);
@@ -213,16 +248,15 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
   }
 
   const items = virtualizer.getVirtualItems();
-  const first = items[0];
-  const last = items[items.length - 1];
-  const padTop = first ? first.start - HEADER_HEIGHT_PX : 0;
-  const padBottom = last ? virtualizer.getTotalSize() - last.end : 0;
+  const slots = useSlotKeys(items.map((item) => item.index));
+  const bodyHeight = Math.max(0, virtualizer.getTotalSize() - HEADER_HEIGHT_PX);
   const activeRow = activeIndex >= 0 ? rows[activeIndex] : undefined;
 
   return (
     <div className="fleet-scroll" ref={scrollRef}>
       <table
         className="fleet-table"
+        style={GRID_STYLE.table}
         role="grid"
         aria-label="Nodes"
         aria-rowcount={rows.length + 1}
@@ -235,17 +269,12 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
           if (activeIndex < 0) move(0);
         }}
       >
-        <colgroup>
-          {COLUMNS.map((c) => (
-            <col key={c.key} style={{ width: c.widthPx }} />
-          ))}
-        </colgroup>
-        <thead>
-          <tr aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
+        <thead role="rowgroup" style={GRID_STYLE.group}>
+          <tr role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
             {COLUMNS.map((c) => {
               const sorted = sort.key === c.key;
               return (
-                <th key={c.key} scope="col" aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                <th key={c.key} role="columnheader" scope="col" aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
                   <button type="button" className="sort-button" onClick={() => onSort(c.key)} title={`Sort by ${c.label}`}>
                     {c.label}
                     <span aria-hidden="true" className="sort-indicator">
@@ -257,24 +286,23 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
             })}
           </tr>
         </thead>
-        <tbody>
-          {padTop > 0 && (
-            <tr aria-hidden="true" className="spacer" style={{ height: padTop }}>
-              <td colSpan={COLUMNS.length} />
-            </tr>
-          )}
+        <tbody role="rowgroup" style={{ ...GRID_STYLE.group, height: bodyHeight }}>
           {items.map((item) => {
             const row = rows[item.index];
             if (!row) return null;
             return (
-              <FleetRowView key={item.key} row={row} index={item.index} active={item.index === activeIndex} live={live} onOpen={onOpen} onActive={onActive} />
+              <FleetRowView
+                key={slots.get(item.index)}
+                row={row}
+                index={item.index}
+                top={item.start - HEADER_HEIGHT_PX}
+                active={item.index === activeIndex}
+                live={live}
+                onOpen={onOpen}
+                onActive={onActive}
+              />
             );
           })}
-          {padBottom > 0 && (
-            <tr aria-hidden="true" className="spacer" style={{ height: padBottom }}>
-              <td colSpan={COLUMNS.length} />
-            </tr>
-          )}
         </tbody>
       </table>
       {rows.length === 0 && <p className="table-empty">No node matches these filters.</p>}

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/error-notice';
 import { navigate } from '../../app/router';
 import { useActiveCluster } from '../clusters/live-context';
 import { listKeyTarget } from '../../app/list-keys';
+import { gridStyle, rowStyle, useSlotKeys } from '../../components/virtual-grid';
 
 export const POD_ROW_HEIGHT_PX = 34;
 const HEADER_HEIGHT_PX = 40;
@@ -46,6 +47,8 @@ const COLUMNS: readonly Column[] = [
   { label: 'OS', widthPx: 90, sort: null },
 ];
 
+const GRID_STYLE = gridStyle(COLUMNS.map((c) => c.widthPx));
+
 /** The window (offset) that keeps rows `first..last` inside it, moving in steps so small scrolls fetch nothing. */
 export function windowOffset(current: number, first: number, last: number, total: number): number {
   if (first >= current && last < current + POD_WINDOW_ROWS) return current;
@@ -66,18 +69,20 @@ function phaseClass(p: PodRow): string {
 const PodRowView = memo(function PodRowView({
   pod,
   index,
+  top,
   active,
   onActive,
 }: {
   pod: PodRow | undefined;
   index: number;
+  top: number;
   active: boolean;
   onActive: (i: number) => void;
 }) {
   if (!pod) {
     return (
-      <tr id={podDomId(index)} aria-rowindex={index + 2} aria-busy="true" className="placeholder" style={{ height: POD_ROW_HEIGHT_PX }}>
-        <td colSpan={COLUMNS.length} className="muted">
+      <tr id={podDomId(index)} role="row" aria-rowindex={index + 2} aria-busy="true" className="placeholder" style={rowStyle(top, POD_ROW_HEIGHT_PX)}>
+        <td role="gridcell" colSpan={COLUMNS.length} className="muted">
           Loading…
         </td>
       </tr>
@@ -87,15 +92,20 @@ const PodRowView = memo(function PodRowView({
   return (
     <tr
       id={podDomId(index)}
+      role="row"
       aria-rowindex={index + 2}
       aria-selected={active}
       className={active ? 'active' : undefined}
-      style={{ height: POD_ROW_HEIGHT_PX }}
+      style={rowStyle(top, POD_ROW_HEIGHT_PX)}
       onClick={() => onActive(index)}
     >
-      <td title={pod.namespace}>{pod.namespace}</td>
-      <td title={pod.name}>{pod.name}</td>
-      <td title={pod.node ?? 'not scheduled'}>
+      <td role="gridcell" title={pod.namespace}>
+        {pod.namespace}
+      </td>
+      <td role="gridcell" title={pod.name}>
+        {pod.name}
+      </td>
+      <td role="gridcell" title={pod.node ?? 'not scheduled'}>
         {pod.node ? (
           <a href={`#/nodes/${encodeURIComponent(pod.node)}`} tabIndex={-1}>
             {pod.node}
@@ -104,15 +114,17 @@ const PodRowView = memo(function PodRowView({
           <span className="muted">not scheduled</span>
         )}
       </td>
-      <td title={pod.status ?? pod.phase ?? undefined}>
+      <td role="gridcell" title={pod.status ?? pod.phase ?? undefined}>
         <span className={`badge ${phaseClass(pod)}`}>{pod.status ?? pod.phase ?? 'unknown'}</span>
       </td>
-      <td className="numeric">
+      <td role="gridcell" className="numeric">
         {pod.readyCount}/{pod.containerCount}
       </td>
-      <td className="numeric">{pod.restarts}</td>
-      <td>{Number.isNaN(created) ? <span className="muted">—</span> : <Age at={created} label="" />}</td>
-      <td>{pod.os ?? '—'}</td>
+      <td role="gridcell" className="numeric">
+        {pod.restarts}
+      </td>
+      <td role="gridcell">{Number.isNaN(created) ? <span className="muted">—</span> : <Age at={created} label="" />}</td>
+      <td role="gridcell">{pod.os ?? '—'}</td>
     </tr>
   );
 });
@@ -185,6 +197,7 @@ export function PodsView() {
     observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
   });
   const items = virtualizer.getVirtualItems();
+  const slots = useSlotKeys(items.map((item) => item.index));
   const first = items[0];
   const last = items[items.length - 1];
 
@@ -228,8 +241,7 @@ export function PodsView() {
   const sortBy = (key: PodSortKey) =>
     setFilter((f) => (f.sort === key ? { ...f, dir: f.dir === 'asc' ? 'desc' : 'asc' } : { ...f, sort: key, dir: key === 'restarts' ? 'desc' : 'asc' }));
   const filtered = filter.search.trim() !== '' || filter.namespace !== '' || filter.phase !== 'all' || filter.os !== 'all';
-  const padTop = first ? first.start - HEADER_HEIGHT_PX : 0;
-  const padBottom = last ? virtualizer.getTotalSize() - last.end : 0;
+  const bodyHeight = Math.max(0, virtualizer.getTotalSize() - HEADER_HEIGHT_PX);
 
   return (
     <section className="fleet pods" aria-labelledby="pods-title">
@@ -291,6 +303,7 @@ export function PodsView() {
       <div className="fleet-scroll" ref={scrollRef}>
         <table
           className="fleet-table pods-table"
+          style={GRID_STYLE.table}
           role="grid"
           aria-label="Pods"
           aria-rowcount={total + 1}
@@ -304,17 +317,17 @@ export function PodsView() {
             if (activeIndex < 0 && total > 0) move(0);
           }}
         >
-          <colgroup>
-            {COLUMNS.map((c) => (
-              <col key={c.label} style={{ width: c.widthPx }} />
-            ))}
-          </colgroup>
-          <thead>
-            <tr aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
+          <thead role="rowgroup" style={GRID_STYLE.group}>
+            <tr role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT_PX }}>
               {COLUMNS.map((c) => {
                 const sorted = c.sort !== null && filter.sort === c.sort;
                 return (
-                  <th key={c.label} scope="col" aria-sort={sorted ? (filter.dir === 'asc' ? 'ascending' : 'descending') : c.sort ? 'none' : undefined}>
+                  <th
+                    key={c.label}
+                    role="columnheader"
+                    scope="col"
+                    aria-sort={sorted ? (filter.dir === 'asc' ? 'ascending' : 'descending') : c.sort ? 'none' : undefined}
+                  >
                     {c.sort ? (
                       <button type="button" className="sort-button" onClick={() => sortBy(c.sort!)} title={`Sort by ${c.label}`}>
                         {c.label}
@@ -330,20 +343,17 @@ export function PodsView() {
               })}
             </tr>
           </thead>
-          <tbody>
-            {padTop > 0 && (
-              <tr aria-hidden="true" className="spacer" style={{ height: padTop }}>
-                <td colSpan={COLUMNS.length} />
-              </tr>
-            )}
+          <tbody role="rowgroup" style={{ ...GRID_STYLE.group, height: bodyHeight }}>
             {items.map((item) => (
-              <PodRowView key={item.index} pod={podAt(item.index)} index={item.index} active={item.index === activeIndex} onActive={onActive} />
+              <PodRowView
+                key={slots.get(item.index)}
+                pod={podAt(item.index)}
+                index={item.index}
+                top={item.start - HEADER_HEIGHT_PX}
+                active={item.index === activeIndex}
+                onActive={onActive}
+              />
             ))}
-            {padBottom > 0 && (
-              <tr aria-hidden="true" className="spacer" style={{ height: padBottom }}>
-                <td colSpan={COLUMNS.length} />
-              </tr>
-            )}
           </tbody>
         </table>
         {known && total === 0 && <p className="table-empty">{filtered ? 'No pod matches these filters.' : 'No pods are stored for this cluster.'}</p>}

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FILTER, filterRows, nextSort, sortRows, summarize, windowsLabel, type FleetRow } from '../../../../../renderer/features/nodes/fleet-model';
+import {
+  EMPTY_FILTER,
+  filterRows,
+  nextSort,
+  searchKey,
+  sortRows,
+  summarize,
+  windowsLabel,
+  type FleetRow,
+} from '../../../../../renderer/features/nodes/fleet-model';
 import { nodeModel } from '../../seed';
 
 function row(name: string, overrides: Partial<FleetRow> = {}): FleetRow {
@@ -84,5 +93,16 @@ describe('fleet model', () => {
     const ms = performance.now() - t0;
     expect(shown.length).toBe(many.filter((r) => r.os === 'windows' && r.health === 'error').length);
     expect(ms).toBeLessThan(500);
+  });
+
+  it('searches a lower-cased key built once per row, never across two fields', () => {
+    const r = row('Win-A', { internalIP: '10.0.0.7', reasons: ['Kubelet NotReady'], kubeletVersion: 'v1.30.2' });
+    const key = searchKey(r);
+    expect(searchKey(r)).toBe(key); // cached for the row object
+    expect(key).toContain('kubelet notready');
+    expect(filterRows([r], { ...EMPTY_FILTER, search: 'NOTREADY' }).map((x) => x.name)).toEqual(['Win-A']);
+    expect(filterRows([r], { ...EMPTY_FILTER, search: '  win-a ' }).map((x) => x.name)).toEqual(['Win-A']);
+    // "7" ends the IP and "v1" starts the kubelet version: no match that spans the two fields.
+    expect(filterRows([r], { ...EMPTY_FILTER, search: '7v1' })).toEqual([]);
   });
 });
