@@ -19,6 +19,9 @@
 //   node bench/fanout.mjs --quick     48 nodes, 3 repetitions
 //   node bench/fanout.mjs --nodes 100 --limit 16 --reps 1 --live-sim
 //
+// As root it logs in as its own system user `windeck-bench` (shell /bin/sh; created and removed by the run) so that
+// root's ~/.bashrc is not run for every command; `--user NAME` logs in as NAME instead.
+//
 // Needs: sshd (apt-get install -y openssh-server), parallel-ssh (apt-get install -y pssh), ssh, ssh-keygen.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -179,7 +182,24 @@ const median = (xs) => {
 };
 
 try {
-  const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
+  // The login the nodes are reached as. sshd runs every command through the user's login shell, and bash run by
+  // sshd reads ~/.bashrc: on this kind of machine root's ~/.bashrc starts `pyenv init`, about 100 ms of process
+  // spawning per command, on both sides, which is not what a fan-out measures. As root, the benchmark uses its own
+  // system user with /bin/sh (created here, removed at the end; `--user NAME` picks another login).
+  let user = flag('--user', null);
+  if (!user && process.getuid?.() === 0 && !LIVE_SIM) {
+    user = 'windeck-bench';
+    if (spawnSync('id', [user]).status !== 0) {
+      // Password field '*': no password login, but not a locked account (sshd without PAM refuses locked ones).
+      execFileSync('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/bin/sh', '--password', '*', user]);
+      stops.push(async () => {
+        spawnSync('userdel', [user]);
+      });
+    }
+    // The bench user reads the replay script and the recorded answers.
+    fs.chmodSync(tmp, 0o755);
+  }
+  user ??= execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
   const addresses = Array.from({ length: NODES }, (_, i) => `127.0.60.${i + 1}`);
   if (NODES > 250) throw new Error('at most 250 nodes (127.0.60.1-250)');
 
@@ -228,7 +248,7 @@ try {
     });
   } else {
     const answers = path.join(tmp, 'answers');
-    fs.mkdirSync(answers);
+    fs.mkdirSync(answers, { mode: 0o755 });
     await runNode(bundles.record, [JSON.stringify(addresses), invocationFile, answers]);
     const replay = path.join(tmp, 'replay.sh');
     fs.writeFileSync(
@@ -276,6 +296,8 @@ try {
       logLevel: 'ERROR',
     });
     stops.push(() => sshd.stop());
+    // sshd reads authorized_keys as the login user.
+    fs.chmodSync(path.join(dir, 'authorized_keys'), 0o644);
     endpoints.push(...group);
   }
   const knownHosts = path.join(tmp, 'known_hosts');
