@@ -12,6 +12,7 @@
 //   node bench/pull.mjs            200 MB, 5 repetitions
 //   node bench/pull.mjs --quick    200 MB (the issue's size: at 64 MB Node's start-up is a third of the run), 3 repetitions
 //   node bench/pull.mjs --mb 100 --reps 3 --cipher chacha20-poly1305@openssh.com
+//   node bench/pull.mjs --reps 1 --cpu-prof /tmp/prof    (a V8 CPU profile of each Windeck run)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -26,6 +27,8 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const MB = Number(flag(args, '--mb', 200));
 const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
+// --cpu-prof DIR: a V8 CPU profile of every Windeck run (where the time goes).
+const CPU_PROF = flag(args, '--cpu-prof', null);
 const CIPHER = flag(args, '--cipher', 'aes128-gcm@openssh.com');
 const imp = (p) => JSON.stringify(path.join(root, p));
 
@@ -80,7 +83,7 @@ try {
   const block = Buffer.from(lines.join(''));
   const want = MB * 1e6;
   const fd = fs.openSync(source, 'w');
-  for (let written = 0; written < want; ) written += fs.writeSync(fd, block, 0, Math.min(block.length, want - written));
+  for (let written = 0; written < want;) written += fs.writeSync(fd, block, 0, Math.min(block.length, want - written));
   fs.closeSync(fd);
   const sourceHash = sha256(source);
 
@@ -159,12 +162,38 @@ try {
   fs.mkdirSync(dest);
   const contenders = {
     windeck: async (out) => {
-      const r = await runMeasured(process.execPath, [windeckProgram, String(port), key, knownHosts, user, out]);
+      const r = await runMeasured(process.execPath, [
+        ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []),
+        windeckProgram,
+        String(port),
+        key,
+        knownHosts,
+        user,
+        out,
+      ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
       return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
     },
     scp: async (out) => {
-      const r = await runMeasured('scp', ['-q', '-P', String(port), '-c', CIPHER, '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'StrictHostKeyChecking=yes', '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-i', key, `${user}@127.0.0.1:/C:/bench/pull.log`, out]);
+      const r = await runMeasured('scp', [
+        '-q',
+        '-P',
+        String(port),
+        '-c',
+        CIPHER,
+        '-o',
+        `UserKnownHostsFile=${knownHosts}`,
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'IdentitiesOnly=yes',
+        '-i',
+        key,
+        `${user}@127.0.0.1:/C:/bench/pull.log`,
+        out,
+      ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
       return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
     },
@@ -184,13 +213,21 @@ try {
         continue;
       }
       runs[who].push(r);
-      console.error(`  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`);
+      console.error(
+        `  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`,
+      );
     }
   }
   const side = (who) => {
     const ok = runs[who].filter((r) => r.ok);
     const ms = summarize(ok.map((r) => r.ms));
-    return { ms, mbPerSecond: ms.median ? Math.round((want / 1e6 / (ms.median / 1000)) * 10) / 10 : null, mbPerSecondAtP95Time: ms.p95 ? Math.round((want / 1e6 / (ms.p95 / 1000)) * 10) / 10 : null, peakRssMiB: summarize(ok.map((r) => r.peakRssMiB)), failedRuns: runs[who].filter((r) => !r.ok).map((r) => r.error) };
+    return {
+      ms,
+      mbPerSecond: ms.median ? Math.round((want / 1e6 / (ms.median / 1000)) * 10) / 10 : null,
+      mbPerSecondAtP95Time: ms.p95 ? Math.round((want / 1e6 / (ms.p95 / 1000)) * 10) / 10 : null,
+      peakRssMiB: summarize(ok.map((r) => r.peakRssMiB)),
+      failedRuns: runs[who].filter((r) => !r.ok).map((r) => r.error),
+    };
   };
   const windeck = side('windeck');
   const scp = side('scp');
