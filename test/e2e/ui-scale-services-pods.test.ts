@@ -6,6 +6,7 @@ import { startWebHost, type WebHost } from '../../electron/web/server';
 import { PodsRepo } from '../../electron/services/store/repos/pods';
 import { ProbeResultsRepo } from '../../electron/services/store/repos/probe-results';
 import { launchChromium } from '../helpers/chromium';
+import { probeRun } from '../helpers/probe-run';
 import { ROOT } from '../helpers/processes';
 import { testServices } from '../helpers/services';
 import { nodeModel, seedCluster } from '../unit/renderer/seed';
@@ -36,27 +37,18 @@ beforeAll(async () => {
   const svc = (name: string, status: string) => ({ name, displayName: name, status, startType: 'Automatic' });
   db.transaction(() => {
     for (let i = 0; i < NODE_COUNT; i++) {
-      probes.insert({
-        clusterId: id,
-        node: nodeName(i),
-        probeId: 'services',
-        probeVersion: 1,
-        scriptId: 'services',
-        scriptSha256: null,
-        transport: 'ssh',
-        ok: true,
-        exitCode: 0,
-        raw: null,
-        stderr: null,
-        parsed: {
-          services: [svc('kubelet', 'Running'), svc('kube-proxy', i % 50 === 7 ? 'Stopped' : 'Running'), svc('containerd', 'Running'), svc('hns', 'Running')],
-          missing: [],
-        },
-        warnings: [],
-        error: null,
-        startedAt: Date.now() - i * 1000,
-        durationMs: 5,
-      });
+      probes.insert(
+        probeRun({
+          clusterId: id,
+          node: nodeName(i),
+          probeId: 'services',
+          parsed: {
+            services: [svc('kubelet', 'Running'), svc('kube-proxy', i % 50 === 7 ? 'Stopped' : 'Running'), svc('containerd', 'Running'), svc('hns', 'Running')],
+            missing: [],
+          },
+          startedAt: Date.now() - i * 1000,
+        }),
+      );
     }
   })();
   new PodsRepo(db).replaceAll(
@@ -88,7 +80,6 @@ afterAll(async () => {
   await host?.close();
   await env?.cleanup();
 });
-
 
 describe('scale: services column on 5,000 nodes, 50,000 pods', () => {
   it('fleet: service badges on every row, "service not running" filter, scrolling', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeLayoutResult } from '../../../../../shared/contract/methods/nodes';
 import { PodsRepo } from '../../../../../electron/services/store/repos/pods';
 import { ProbeResultsRepo, type ProbeResultInput } from '../../../../../electron/services/store/repos/probe-results';
+import { probeRun } from '../../../../helpers/probe-run';
 import { testServices } from '../../../../helpers/services';
 import { nodeModel, seedCluster } from '../../../renderer/seed';
 
@@ -11,24 +12,7 @@ let env: ReturnType<typeof testServices>;
 let clusterId = '';
 
 function run(node: string, probeId: string, parsed: unknown, startedAt: number): ProbeResultInput {
-  return {
-    clusterId,
-    node,
-    probeId,
-    probeVersion: 1,
-    scriptId: probeId,
-    scriptSha256: null,
-    transport: 'ssh',
-    ok: true,
-    exitCode: 0,
-    raw: null,
-    stderr: null,
-    parsed,
-    warnings: [],
-    error: null,
-    startedAt,
-    durationMs: 3,
-  };
+  return probeRun({ clusterId, node, probeId, parsed, startedAt, durationMs: 3 });
 }
 
 async function layout(name: string): Promise<NodeLayoutResult> {

@@ -3,6 +3,7 @@ import type { NodeListResult } from '../../../../../shared/contract/methods/node
 import { ProbeResultsRepo } from '../../../../../electron/services/store/repos/probe-results';
 import { NodesRepo } from '../../../../../electron/services/store/repos/nodes';
 import { parseNodeCursor } from '../../../../../electron/services/rpc/handlers/nodes';
+import { probeRun } from '../../../../helpers/probe-run';
 import { testServices } from '../../../../helpers/services';
 import { nodeModel, seedCluster } from '../../../renderer/seed';
 
@@ -23,24 +24,15 @@ async function list(input: Record<string, unknown>): Promise<NodeListResult> {
 const names = (r: NodeListResult) => r.nodes.map((n) => n.name);
 
 function probe(clusterId: string, node: string, startedAt: number) {
-  new ProbeResultsRepo(env.services.core.store.db).insert({
-    clusterId,
-    node,
-    probeId: 'services',
-    probeVersion: 1,
-    scriptId: 'services',
-    scriptSha256: null,
-    transport: 'ssh',
-    ok: true,
-    exitCode: 0,
-    raw: null,
-    stderr: null,
-    parsed: { services: [{ name: 'kubelet', displayName: 'kubelet', status: 'Running', startType: 'Automatic' }], missing: [] },
-    warnings: [],
-    error: null,
-    startedAt,
-    durationMs: 5,
-  });
+  new ProbeResultsRepo(env.services.core.store.db).insert(
+    probeRun({
+      clusterId,
+      node,
+      probeId: 'services',
+      parsed: { services: [{ name: 'kubelet', displayName: 'kubelet', status: 'Running', startType: 'Automatic' }], missing: [] },
+      startedAt,
+    }),
+  );
 }
 
 describe('nodes:list since', () => {

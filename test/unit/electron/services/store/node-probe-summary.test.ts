@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../../../electron/services/store/database';
 import { MIGRATIONS } from '../../../../../electron/services/store/migrations';
 import { ProbeResultsRepo, servicesBrief, type ProbeResultInput } from '../../../../../electron/services/store/repos/probe-results';
+import { probeRun } from '../../../../helpers/probe-run';
 import { tempDir } from '../../../../helpers/temp-dir';
 
 const cleanups: Array<() => void> = [];
@@ -22,24 +23,16 @@ function freshStore(migrations = MIGRATIONS) {
 const svc = (name: string, status: string) => ({ name, displayName: name, status, startType: 'Automatic' });
 
 function run(node: string, probeId: string, startedAt: number, parsed: unknown, ok = true): ProbeResultInput {
-  return {
+  return probeRun({
     clusterId: 'c1',
     node,
     probeId,
-    probeVersion: 1,
-    scriptId: probeId,
-    scriptSha256: null,
-    transport: 'ssh',
+    parsed,
+    startedAt,
     ok,
     exitCode: ok ? 0 : 1,
-    raw: null,
-    stderr: null,
-    parsed,
-    warnings: [],
     error: ok ? null : { code: 'TIMEOUT', message: 'took too long', retryable: true },
-    startedAt,
-    durationMs: 5,
-  };
+  });
 }
 
 describe('servicesBrief', () => {

@@ -7,6 +7,7 @@ import type { Transport } from '../../../../../renderer/api/transport';
 import { App } from '../../../../../renderer/app/app';
 import { applyNodeList } from '../../../../../renderer/features/nodes/use-node-list';
 import { ProbeResultsRepo } from '../../../../../electron/services/store/repos/probe-results';
+import { probeRun } from '../../../../helpers/probe-run';
 import { testServices } from '../../../../helpers/services';
 import { inProcessTransport } from '../../in-process-transport';
 import { nodeModel, seedCluster } from '../../seed';
@@ -92,24 +93,15 @@ describe('fleet view: node deltas through the real backend', () => {
     render(<App client={new WindeckClient(transport)} />);
     const grid = await screen.findByRole('grid', { name: 'Nodes' });
     await waitFor(() => expect(row(grid, 'win-2')?.textContent).toContain('not probed yet'));
-    new ProbeResultsRepo(env.services.core.store.db).insert({
-      clusterId: id,
-      node: 'win-2',
-      probeId: 'services',
-      probeVersion: 1,
-      scriptId: 'services',
-      scriptSha256: null,
-      transport: 'ssh',
-      ok: true,
-      exitCode: 0,
-      raw: null,
-      stderr: null,
-      parsed: { services: [{ name: 'kube-proxy', displayName: 'kube-proxy', status: 'Stopped', startType: 'Automatic' }], missing: [] },
-      warnings: [],
-      error: null,
-      startedAt: Date.now(),
-      durationMs: 5,
-    });
+    new ProbeResultsRepo(env.services.core.store.db).insert(
+      probeRun({
+        clusterId: id,
+        node: 'win-2',
+        probeId: 'services',
+        parsed: { services: [{ name: 'kube-proxy', displayName: 'kube-proxy', status: 'Stopped', startType: 'Automatic' }], missing: [] },
+        startedAt: Date.now(),
+      }),
+    );
     env.services.core.changed(['probes'], id, 'win-2');
     await waitFor(() => expect(row(grid, 'win-2')?.textContent).not.toContain('not probed yet'), { timeout: 5_000 });
     expect(calls.filter((c) => c.input.since === undefined).length).toBeGreaterThanOrEqual(2);
