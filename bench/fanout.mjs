@@ -30,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { freePort, startSshd } from '../test/interop/sshd-harness.mjs';
+import { asPsshOptions, opensshClientOptions } from './lib/openssh.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -311,18 +312,7 @@ try {
   fs.writeFileSync(hostsFile, endpoints.map((e) => `${user}@${e.host}:${e.port}`).join('\n') + '\n');
   const cm = path.join(tmp, 'cm');
   fs.mkdirSync(cm);
-  const baseOpts = [
-    '-o',
-    `UserKnownHostsFile=${knownHosts}`,
-    '-o',
-    'StrictHostKeyChecking=yes',
-    '-o',
-    'BatchMode=yes',
-    '-o',
-    'IdentitiesOnly=yes',
-    '-o',
-    `IdentityFile=${key}`,
-  ];
+  const baseOpts = opensshClientOptions({ knownHosts, key });
   const cmOpts = [...baseOpts, '-o', 'ControlMaster=auto', '-o', `ControlPath=${cm}/%C`, '-o', 'ControlPersist=300'];
   const psshArgs = (opts, outDir) => [
     '-p',
@@ -334,7 +324,7 @@ try {
     '-I',
     '-o',
     path.join(tmp, outDir),
-    ...opts.flatMap((o, i) => (i % 2 === 1 ? ['-O', o] : [])),
+    ...asPsshOptions(opts),
     invocation.commandLine,
   ];
   const countOk = (r) => (r.stdout.match(/\[SUCCESS\]/g) ?? []).length;

@@ -20,6 +20,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleProgram, flag, root } from './lib/build.mjs';
+import { opensshClientOptions } from './lib/openssh.mjs';
 import { runMeasured } from './lib/proc.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
@@ -181,16 +182,7 @@ try {
         String(port),
         '-c',
         CIPHER,
-        '-o',
-        `UserKnownHostsFile=${knownHosts}`,
-        '-o',
-        'StrictHostKeyChecking=yes',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'IdentitiesOnly=yes',
-        '-i',
-        key,
+        ...opensshClientOptions({ knownHosts, key }),
         `${user}@127.0.0.1:/C:/bench/pull.log`,
         out,
       ]);
