@@ -140,7 +140,7 @@ function judge(name, r) {
         '≤ 50 ms',
         lag === null
           ? null
-          : `${fmt(lag, 1)} ms (cold p99 ${fmt(lagCold.p99, 1)}, warm p99 ${fmt(lagWarm.p99, 1)}, max ${fmt(Math.max(lagCold.max, lagWarm.max), 0)} ms)`,
+          : `${fmt(lag, 1)} ms (cold p99 ${fmt(lagCold.p99, 1)}, warm p99 ${fmt(lagWarm.p99, 1)}, max ${fmt(Math.max(lagCold.max, lagWarm.max), 0)} ms)${r.windeck.ssh2LoadMs ? `; ssh2 was loaded before the runs as the console does when idle (${r.windeck.ssh2LoadMs.join(', ')} ms, not in the lag)` : ''}`,
         lag !== null && lag <= 50,
         { ratio: lag === null ? null : ratio(lag, 50), ratioOf: 'the 50 ms budget', ...(lag === null ? { note: 'not reported by this fanout.mjs run' } : {}) },
       ),

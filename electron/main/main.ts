@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createServices, type Services } from '../services/create-services';
 import { startConsoleSource } from '../services/console-source';
 import { resolveHome } from '../services/lib/paths';
+import { preloadTransportsWhenIdle } from '../services/transports/preload';
 import { DESKTOP_WINDOW_STATE_DEBOUNCE_MS } from '../../shared/domain/limits';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { describeDrop, importBundles, validateDroppedPaths } from './bundle-drop';
@@ -189,6 +190,7 @@ async function start(): Promise<void> {
   startConsoleSource(current)
     .then((source) => current.core.log.info('console source', { kind: source.kind, message: source.message }))
     .catch((error: unknown) => log().warn('console source failed', { error: String(error) }));
+  preloadTransportsWhenIdle(current.core);
 }
 
 let quitting = false;

@@ -49,6 +49,10 @@ export const SSH_CHANNELS_PER_CONNECTION = 8;
  * lag p99 <= 50 ms); on loopback and LANs the handshakes are CPU-bound, so a few at a time costs no wall time.
  */
 export const SSH_HANDSHAKES_AT_ONCE = 6;
+/** Console hosts load the SSH library this long after start-up, before the user's first probe needs it. */
+export const SSH_PRELOAD_AFTER_START_MS = 3_000;
+/** Compiled known_hosts host patterns kept (electron/services/transports/ssh/known-hosts.ts); cleared when full. */
+export const KNOWN_HOSTS_COMPILED_PATTERNS_MAX = 10_000;
 /** SFTP download: bytes per READ request and READ requests kept outstanding (pipelined, like ssh2 fastGet). */
 export const SFTP_READ_CHUNK_BYTES = 64 * 1024;
 export const SFTP_READS_IN_FLIGHT = 32;

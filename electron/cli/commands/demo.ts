@@ -5,6 +5,7 @@ import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 import { startWebHost, type WebHost } from '../../web/server';
 import { rendererDir } from './serve';
+import { preloadTransportsWhenIdle } from '../../services/transports/preload';
 import type { CliIo } from '../io';
 
 /**
@@ -37,12 +38,19 @@ export async function runDemo(io: CliIo): Promise<number> {
   const core = io.services().core;
   const nodes = intFlag(io, '--nodes');
   const windows = intFlag(io, '--windows');
-  const demo = await startDemo(core, { ...(nodes !== undefined ? { nodes } : {}), ...(windows !== undefined ? { windows } : {}), scenario: io.args.string('--scenario') ?? null });
+  const demo = await startDemo(core, {
+    ...(nodes !== undefined ? { nodes } : {}),
+    ...(windows !== undefined ? { windows } : {}),
+    scenario: io.args.string('--scenario') ?? null,
+  });
   let web: WebHost | null = null;
   try {
     // `--serve` (what `npm start` uses without a kubeconfig): the web host over the same services, so the console
     // opens on the demo's store.
-    if (io.args.bool('--serve')) web = await startWebHost({ services: io.services(), staticDir: rendererDir() });
+    if (io.args.bool('--serve')) {
+      web = await startWebHost({ services: io.services(), staticDir: rendererDir() });
+      preloadTransportsWhenIdle(io.services().core);
+    }
     if (io.json) {
       io.streams.stdout.write(
         `${JSON.stringify({ kubeconfig: demo.kubeconfig, apiServer: demo.apiServer, nodes: demo.nodes.map((n) => ({ name: n.name, os: n.os, scenario: n.scenario, ssh: n.ssh, winrm: n.winrm })), ...(web ? { console: web.url } : {}) })}\n`,
@@ -56,7 +64,9 @@ export async function runDemo(io: CliIo): Promise<number> {
     if (io.args.bool('--serve')) {
       for (const n of demo.nodes) if (n.os === 'windows') void io.services().dispatch('diagnose:node', { node: n.name }, { host: 'cli' });
     }
-    io.err(`SIMULATED cluster "windeck-demo" (not a real cluster): API ${demo.apiServer}. Use --kubeconfig ${demo.kubeconfig} with other commands; Ctrl-C stops the demo.`);
+    io.err(
+      `SIMULATED cluster "windeck-demo" (not a real cluster): API ${demo.apiServer}. Use --kubeconfig ${demo.kubeconfig} with other commands; Ctrl-C stops the demo.`,
+    );
     if (!io.signal.aborted) await once(io.signal, 'abort');
   } finally {
     if (web) await web.close();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { WindeckError } from '../../../shared/contract/errors';
 import { startWebHost } from '../../web/server';
 import { startLiveSource } from '../../services/console-source';
+import { preloadTransportsWhenIdle } from '../../services/transports/preload';
 import type { CommandDef } from '../command';
 import { EXIT } from '../exit-codes';
 
@@ -28,9 +29,11 @@ export const serveCommand: CommandDef = {
   async run(io) {
     const portText = io.args.string('--port') ?? '0';
     const port = Number(portText);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new WindeckError('VALIDATION', `--port must be a number from 0 to 65535, not "${portText}".`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new WindeckError('VALIDATION', `--port must be a number from 0 to 65535, not "${portText}".`);
     const services = io.services();
     const host = await startWebHost({ services, staticDir: rendererDir(), port });
+    preloadTransportsWhenIdle(services.core);
     // Store-first: the console opens on what the store has; a live list+watch of the kubeconfig's context refreshes
     // it (unless --offline). A kubeconfig that cannot be used is said once and the console stays on stored data.
     if (!io.args.bool('--offline')) {

@@ -177,6 +177,7 @@ function forwardThrough(via: Client, hop: SshHop, timeoutMs: number, context: Er
 }
 
 let ssh2Module: Promise<typeof import('ssh2')> | null = null;
+let ssh2Ready = false;
 
 /**
  * ssh2 is loaded on the first connection, not at start-up: it is the largest module on the CLI's and the
@@ -184,8 +185,16 @@ let ssh2Module: Promise<typeof import('ssh2')> | null = null;
  * default export of the dynamic import (in the ESM bundle and under vitest alike).
  */
 export function loadSsh2(): Promise<typeof import('ssh2')> {
-  ssh2Module ??= import('ssh2').then((m) => (m as unknown as { default: typeof import('ssh2') }).default ?? m);
+  ssh2Module ??= import('ssh2').then((m) => {
+    ssh2Ready = true;
+    return (m as unknown as { default: typeof import('ssh2') }).default ?? m;
+  });
   return ssh2Module;
+}
+
+/** Whether ssh2 has been loaded in this process (by a connection or by the console's preload). */
+export function ssh2Loaded(): boolean {
+  return ssh2Ready;
 }
 
 async function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, context: ErrorContext): Promise<SshConnection> {
