@@ -54,13 +54,16 @@ const programs = {
     import { PodsRepo } from ${JSON.stringify(path.join(root, 'electron/services/store/repos/pods.ts'))};
     const [kubeconfig, home] = process.argv.slice(2);
     const services = createServices({ home, host: 'cli', version: 'bench', logSink: nullSink });
+    // The process's RSS with everything loaded and the store open, right before the sync: the target is the RSS the
+    // sync adds on top of it (peak - this).
+    const rssBeforeSyncKB = Math.round(process.memoryUsage().rss / 1024);
     const t0 = process.hrtime.bigint();
     const r = await kubeInventory(services.core).sync({ kubeconfig });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     const stored = new PodsRepo(services.core.store.db).count(r.clusterId);
     const nodes = services.core.repos.nodes.listSummaries(r.clusterId).length;
     await services.dispose();
-    console.log(JSON.stringify({ ms, nodes, pods: r.pods, storedPods: stored, storedNodes: nodes, timings: r.timings, maxRssKB: process.resourceUsage().maxRSS }));
+    console.log(JSON.stringify({ ms, nodes, pods: r.pods, storedPods: stored, storedNodes: nodes, timings: r.timings, rssBeforeSyncKB, maxRssKB: process.resourceUsage().maxRSS }));
   `,
   // Parse variants: the same paged list of all pods (limit 500), keeping different things per pod.
   parse: `
@@ -123,16 +126,29 @@ const hasTime = fs.existsSync('/usr/bin/time');
 function measure(cmd, cmdArgs, options = {}) {
   const full = hasTime ? ['/usr/bin/time', ['-f', '__BENCH__ %e %M', cmd, ...cmdArgs]] : [cmd, cmdArgs];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', options.discardStdout ? 'ignore' : 'pipe', 'pipe'], env: options.env ?? process.env, timeout: 30 * 60_000 });
+  const r = spawnSync(full[0], full[1], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', options.discardStdout ? 'ignore' : 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+    timeout: 30 * 60_000,
+  });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const line = (r.stderr ?? '').split('\n').reverse().find((l) => l.startsWith('__BENCH__'));
+  const line = (r.stderr ?? '')
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('__BENCH__'));
   const [, secs, kb] = line ? line.split(' ') : [];
   if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (${r.status}): ${(r.stderr ?? '').slice(-2000)}`);
   return { seconds: secs ? Number(secs) : wall, rssMB: kb ? Number(kb) / 1024 : null, stdout: r.stdout ?? '' };
 }
 
 function lastJson(stdout) {
-  const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
   return JSON.parse(line);
 }
 
@@ -159,8 +175,17 @@ try {
   console.error('windeck inventory sync (nodes, pods, events, DaemonSets -> SQLite) ...');
   const syncRun = measure(process.execPath, [files.sync, kubeconfig, path.join(tmp, 'home')]);
   const sync = lastJson(syncRun.stdout);
-  results.push({ what: 'windeck sync: nodes+pods+events+ds -> SQLite', seconds: syncRun.seconds, rssMB: syncRun.rssMB, note: `${sync.storedNodes} nodes, ${sync.storedPods} pods stored; lists ${(sync.timings.listMs / 1000).toFixed(1)} s, store writes ${(sync.timings.writeMs / 1000).toFixed(1)} s` });
-  if (sync.storedPods !== simInfo.counts.pods || sync.storedNodes !== simInfo.counts.nodes) throw new Error(`the store holds ${sync.storedNodes} nodes / ${sync.storedPods} pods, the simulator ${simInfo.counts.nodes} / ${simInfo.counts.pods}`);
+  const rssBeforeSyncMB = sync.rssBeforeSyncKB ? sync.rssBeforeSyncKB / 1024 : null;
+  results.push({
+    what: 'windeck sync: nodes+pods+events+ds -> SQLite',
+    seconds: syncRun.seconds,
+    rssMB: syncRun.rssMB,
+    rssBeforeSyncMB,
+    addedRssMB: rssBeforeSyncMB !== null && syncRun.rssMB !== null ? syncRun.rssMB - rssBeforeSyncMB : null,
+    note: `${sync.storedNodes} nodes, ${sync.storedPods} pods stored; lists ${(sync.timings.listMs / 1000).toFixed(1)} s, store writes ${(sync.timings.writeMs / 1000).toFixed(1)} s; RSS before the sync ${rssBeforeSyncMB === null ? '?' : rssBeforeSyncMB.toFixed(0)} MB`,
+  });
+  if (sync.storedPods !== simInfo.counts.pods || sync.storedNodes !== simInfo.counts.nodes)
+    throw new Error(`the store holds ${sync.storedNodes} nodes / ${sync.storedPods} pods, the simulator ${simInfo.counts.nodes} / ${simInfo.counts.pods}`);
 
   const kubectlEnv = { PATH: process.env.PATH, HOME: tmp, KUBECONFIG: kubeconfig };
   const kubectlOk = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
@@ -183,7 +208,12 @@ try {
     try {
       const r = measure(process.execPath, ['--expose-gc', files.parse, kubeconfig, variant]);
       const j = lastJson(r.stdout);
-      results.push({ what: `list all pods, keep ${variant === 'projected' ? 'projections (windeck)' : variant === 'raw-full' ? 'JSON.parse full objects' : 'client-node typed objects'}`, seconds: r.seconds, rssMB: r.rssMB, note: `${j.count} pods, heap after GC ${j.heapMB} MB` });
+      results.push({
+        what: `list all pods, keep ${variant === 'projected' ? 'projections (windeck)' : variant === 'raw-full' ? 'JSON.parse full objects' : 'client-node typed objects'}`,
+        seconds: r.seconds,
+        rssMB: r.rssMB,
+        note: `${j.count} pods, heap after GC ${j.heapMB} MB`,
+      });
     } catch (error) {
       results.push({ what: `parse variant ${variant}`, seconds: null, rssMB: null, note: `failed: ${String(error.message).split('\n')[0]}` });
     }
@@ -196,13 +226,17 @@ try {
 const fmt = (v, d = 1) => (v === null || v === undefined ? '-' : v.toFixed(d));
 const base = results.find((r) => r.what === 'kubectl get pods -A -o json');
 const nodesK = results.find((r) => r.what === 'kubectl get nodes -o json');
-console.log(`\nInventory benchmark: ${NODES} nodes (${WINDOWS} Windows), ${PODS} pods, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}`);
+console.log(
+  `\nInventory benchmark: ${NODES} nodes (${WINDOWS} Windows), ${PODS} pods, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}`,
+);
 console.log(`${'what'.padEnd(52)} ${'seconds'.padStart(8)} ${'peak RSS MB'.padStart(12)} ${'time/kubectl'.padStart(13)} ${'RSS/kubectl'.padStart(12)}  note`);
 for (const r of results) {
   const kTime = base && nodesK ? base.seconds + nodesK.seconds : null;
   const tRatio = r.seconds !== null && kTime ? r.seconds / kTime : null;
   const mRatio = r.rssMB !== null && base?.rssMB ? r.rssMB / base.rssMB : null;
-  console.log(`${r.what.padEnd(52)} ${fmt(r.seconds, 2).padStart(8)} ${fmt(r.rssMB, 0).padStart(12)} ${fmt(tRatio, 2).padStart(13)} ${fmt(mRatio, 2).padStart(12)}  ${r.note ?? ''}`);
+  console.log(
+    `${r.what.padEnd(52)} ${fmt(r.seconds, 2).padStart(8)} ${fmt(r.rssMB, 0).padStart(12)} ${fmt(tRatio, 2).padStart(13)} ${fmt(mRatio, 2).padStart(12)}  ${r.note ?? ''}`,
+  );
 }
 console.log('\nRatios: time against (kubectl get nodes + kubectl get pods -A), peak RSS against kubectl get pods -A. Lower is better.');
 // For bench/run.mjs: one JSON object on the last line of stdout.

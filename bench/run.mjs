@@ -70,10 +70,14 @@ function judge(name, r) {
     );
     out.push(
       verdict(
-        'sync peak RSS (whole process, stricter than "added")',
+        'RSS the sync adds (peak minus the process with the store open, right before the sync)',
         '≤ 250 MB',
-        sync?.rssMB == null ? null : `${fmt(sync.rssMB, 0)} MB`,
-        sync?.rssMB != null && sync.rssMB <= 250,
+        sync?.rssMB == null
+          ? null
+          : sync.addedRssMB == null
+            ? `${fmt(sync.rssMB, 0)} MB whole process (RSS before the sync not reported)`
+            : `${fmt(sync.addedRssMB, 0)} MB added (whole process peak ${fmt(sync.rssMB, 0)} MB, ${fmt(sync.rssBeforeSyncMB, 0)} MB before the sync)`,
+        sync?.rssMB != null && (sync.addedRssMB ?? sync.rssMB) <= 250,
       ),
     );
   } else if (name === 'warm-start') {
