@@ -13,6 +13,9 @@
 //   node bench/pull.mjs --quick    200 MB (the issue's size: at 64 MB Node's start-up is a third of the run), 3 repetitions
 //   node bench/pull.mjs --mb 100 --reps 3 --cipher chacha20-poly1305@openssh.com
 //   node bench/pull.mjs --reps 1 --cpu-prof /tmp/prof    (a V8 CPU profile of each Windeck run)
+//   node bench/pull.mjs --only windeck --reps 3           (one side only, for profiling; no ratio)
+// Besides wall time, each run's CPU time (user + sys of the client and its children, from /usr/bin/time when
+// present) is reported: on a loaded machine CPU ms per MB is steadier than MB/s.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -25,12 +28,32 @@ import { runMeasured } from './lib/proc.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(
+    [
+      'usage: node bench/pull.mjs [--quick] [--mb N] [--reps N] [--cipher NAME] [--cpu-prof DIR] [--only windeck|scp]',
+      '  --quick        3 repetitions (default 5); the file stays 200 MB (the issue size)',
+      '  --mb N         file size in MB (default 200)',
+      '  --reps N       measured repetitions after one unmeasured warm-up round',
+      '  --cipher NAME  the one cipher sshd allows (default aes128-gcm@openssh.com)',
+      '  --cpu-prof DIR a V8 CPU profile of every Windeck run into DIR',
+      '  --only SIDE    run only windeck or only scp (profiling; no ratio)',
+      'Needs root, sshd and scp. Prints one JSON object on the last line of stdout.',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 const quick = args.includes('--quick');
 const MB = Number(flag(args, '--mb', 200));
 const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
 // --cpu-prof DIR: a V8 CPU profile of every Windeck run (where the time goes).
 const CPU_PROF = flag(args, '--cpu-prof', null);
 const CIPHER = flag(args, '--cipher', 'aes128-gcm@openssh.com');
+const ONLY = flag(args, '--only', null);
+if (ONLY !== null && ONLY !== 'windeck' && ONLY !== 'scp') throw new Error(`--only takes windeck or scp, not ${ONLY}`);
+// CPU time of a run (user + sys of the process and its waited-for children: scp's ssh) via GNU time, if present.
+// Both sides run under it, so both peak RSS figures include GNU time's own ~1-2 MiB.
+const TIME_BIN = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const imp = (p) => JSON.stringify(path.join(root, p));
 
 const sshdBin = ['/usr/sbin/sshd', '/usr/local/sbin/sshd'].find((p) => fs.existsSync(p));
@@ -161,9 +184,17 @@ try {
 
   const dest = path.join(tmp, 'dest');
   fs.mkdirSync(dest);
+  const cpuFile = path.join(tmp, 'cpu.txt');
+  /** runMeasured, with the CPU seconds (user + sys) of the run when GNU time is there. */
+  const measured = async (cmd, cmdArgs) => {
+    fs.rmSync(cpuFile, { force: true });
+    const r = await runMeasured(TIME_BIN ?? cmd, TIME_BIN ? ['-q', '-f', '%U %S', '-o', cpuFile, cmd, ...cmdArgs] : cmdArgs);
+    const t = TIME_BIN && fs.existsSync(cpuFile) ? fs.readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number) : null;
+    return { ...r, cpuMs: t && t.length === 2 && t.every(Number.isFinite) ? Math.round((t[0] + t[1]) * 1000) : null };
+  };
   const contenders = {
     windeck: async (out) => {
-      const r = await runMeasured(process.execPath, [
+      const r = await measured(process.execPath, [
         ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []),
         windeckProgram,
         String(port),
@@ -173,10 +204,10 @@ try {
         out,
       ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
-      return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
+      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB };
     },
     scp: async (out) => {
-      const r = await runMeasured('scp', [
+      const r = await measured('scp', [
         '-q',
         '-P',
         String(port),
@@ -187,14 +218,14 @@ try {
         out,
       ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
-      return { ok: true, ms: r.ms, peakRssMiB: r.peakRssMiB };
+      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB };
     },
   };
   const runs = { windeck: [], scp: [] };
   const integrity = {};
   for (let rep = -1; rep < REPS; rep += 1) {
     // rep -1: one unmeasured warm-up round (page cache, sshd), which also checks the bytes arrive intact.
-    const order = rep % 2 === 0 ? ['windeck', 'scp'] : ['scp', 'windeck'];
+    const order = ONLY ? [ONLY] : rep % 2 === 0 ? ['windeck', 'scp'] : ['scp', 'windeck'];
     for (const who of order) {
       const out = path.join(dest, `${who}.log`);
       fs.rmSync(out, { force: true });
@@ -206,7 +237,7 @@ try {
       }
       runs[who].push(r);
       console.error(
-        `  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`,
+        `  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, cpu ${r.cpuMs === null ? '?' : `${(r.cpuMs / 1000).toFixed(2)} s`}, load ${os.loadavg()[0].toFixed(1)}, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`,
       );
     }
   }
@@ -217,6 +248,12 @@ try {
       ms,
       mbPerSecond: ms.median ? Math.round((want / 1e6 / (ms.median / 1000)) * 10) / 10 : null,
       mbPerSecondAtP95Time: ms.p95 ? Math.round((want / 1e6 / (ms.p95 / 1000)) * 10) / 10 : null,
+      // Client CPU (user + sys, children included) per MB moved: steadier than MB/s on a busy machine.
+      cpuMs: summarize(ok.map((r) => r.cpuMs)),
+      cpuMsPerMB: (() => {
+        const c = summarize(ok.map((r) => r.cpuMs)).median;
+        return c === null ? null : Math.round((c / (want / 1e6)) * 100) / 100;
+      })(),
       peakRssMiB: summarize(ok.map((r) => r.peakRssMiB)),
       failedRuns: runs[who].filter((r) => !r.ok).map((r) => r.error),
     };
@@ -233,9 +270,10 @@ try {
       repetitions: REPS,
       order: 'alternating (scp first on odd repetitions), one unmeasured warm-up round; each run = new process + connection',
       integrity,
+      loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
       windeck,
       scp,
-      ratio: { throughputVsScp: ratio(windeck.mbPerSecond, scp.mbPerSecond) },
+      ratio: { throughputVsScp: ratio(windeck.mbPerSecond, scp.mbPerSecond), cpuPerMBVsScp: ratio(windeck.cpuMsPerMB, scp.cpuMsPerMB) },
     }),
   );
 } finally {

@@ -53,8 +53,13 @@ export const SSH_HANDSHAKES_AT_ONCE = 6;
 export const SSH_PRELOAD_AFTER_START_MS = 3_000;
 /** Compiled known_hosts host patterns kept (electron/services/transports/ssh/known-hosts.ts); cleared when full. */
 export const KNOWN_HOSTS_COMPILED_PATTERNS_MAX = 10_000;
-/** SFTP download: bytes per READ request and READ requests kept outstanding (pipelined, like ssh2 fastGet). */
-export const SFTP_READ_CHUNK_BYTES = 64 * 1024;
+/**
+ * SFTP download (pipelined READs, like ssh2 fastGet): the first READ size (less when the server's max read length
+ * is smaller; later READs adapt down to a server that answers less, e.g. Windows OpenSSH 7.7's 64 KiB), the bytes
+ * asked for at once (ssh2's SFTP channel window is 2 MiB) and the READs outstanding at most.
+ */
+export const SFTP_READ_CHUNK_BYTES = 256 * 1024;
+export const SFTP_READ_BYTES_IN_FLIGHT = 2 * 1024 * 1024;
 export const SFTP_READS_IN_FLIGHT = 32;
 /** WinRM: OperationTimeout sent with each request (a Receive waits at most this long for output; capped by idle). */
 export const WINRM_OPERATION_TIMEOUT_MS = 20_000;

@@ -1,3 +1,4 @@
+import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { ClientChannel } from 'ssh2';
 import { WindeckError, isWindeckError, type ErrorContext } from '../../../../shared/contract/errors';
@@ -7,6 +8,7 @@ import {
   NODE_CONNECT_TIMEOUT_MS,
   NODE_IDLE_TIMEOUT_MS,
   NODE_OUTPUT_MAX_BYTES,
+  SFTP_READ_BYTES_IN_FLIGHT,
   SFTP_READ_CHUNK_BYTES,
   SFTP_READS_IN_FLIGHT,
 } from '../../../../shared/domain/limits';
@@ -14,7 +16,7 @@ import { encodeInvocation } from '../../powershell/invoke';
 import type { NodeTransport, RunRequest, RunResult, RunTimeouts } from '../node-transport';
 import type { SshTarget } from './connect';
 import type { SshLease, SshPool } from './pool';
-import { pipelinedRead } from './sftp-read';
+import { pipelinedRead, sftpReadSize } from './sftp-read';
 
 /**
  * NodeTransport over SSH (ssh2). Each run leases a pooled connection, opens an exec channel with the fixed
@@ -310,11 +312,15 @@ export class SshTransport implements NodeTransport {
             settle(e);
           };
           const armIdle = () => {
-            if (idle) clearTimeout(idle);
-            idle = setTimeout(
-              () => halt(new WindeckError('TIMEOUT', `No data from ${this.node} for ${t.idleMs} ms (idle) while downloading.`, { ...ctx, step: 'idle' })),
-              t.idleMs,
-            );
+            // Answers still arriving after the end (cancel, error) must not start a timer that keeps the process up.
+            if (settled) return;
+            // Called per chunk: restart the one timer instead of making a new one each time.
+            if (idle) idle.refresh();
+            else
+              idle = setTimeout(
+                () => halt(new WindeckError('TIMEOUT', `No data from ${this.node} for ${t.idleMs} ms (idle) while downloading.`, { ...ctx, step: 'idle' })),
+                t.idleMs,
+              );
           };
           const onAbort = () => halt(new WindeckError('CANCELLED', 'Download cancelled.', ctx));
           options.signal.addEventListener('abort', onAbort, { once: true });
@@ -331,8 +337,11 @@ export class SshTransport implements NodeTransport {
             handle = h;
             armIdle();
             pipelinedRead(sftp, h, sink, {
-              chunkBytes: SFTP_READ_CHUNK_BYTES,
+              chunkBytes: sftpReadSize(sftp, SFTP_READ_CHUNK_BYTES),
               inFlight: SFTP_READS_IN_FLIGHT,
+              bytesInFlight: SFTP_READ_BYTES_IN_FLIGHT,
+              // A file stream is done with a chunk when its write callback runs: READ buffers are reused.
+              reuseBuffers: sink instanceof WriteStream,
               onData: (n) => {
                 armIdle();
                 options.onProgress?.(n);
