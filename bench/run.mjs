@@ -160,6 +160,16 @@ function judge(name, r) {
         { ratio: t },
       ),
     );
+    if (r.ratio?.cpuPerMBVsScp != null)
+      out.push(
+        verdict(
+          'CPU ms per MB (user + sys of the whole client process, start-up included), less sensitive to load than MB/s',
+          'report',
+          `${fmt(r.windeck.cpuMsPerMB, 1)} vs ${fmt(r.scp.cpuMsPerMB, 1)} = ${fmt(r.ratio.cpuPerMBVsScp)}x`,
+          true,
+          { informational: true },
+        ),
+      );
     out.push(
       verdict(
         'bytes intact (sha256, both)',
@@ -525,13 +535,15 @@ for (const e of runs) {
       `${r.file.mb} MB, cipher ${r.cipher}, endpoint: ${r.endpoint}. ${r.repetitions} repetitions, ${r.order}. Integrity: ${JSON.stringify(r.integrity)}.`,
     );
     md.push('');
-    md.push('| contender | median s | p95 s | MB/s (median) | peak RSS MiB (median) |');
-    md.push('|---|---|---|---|---|');
+    md.push('| contender | median s | p95 s | MB/s (median) | CPU ms (median) | peak RSS MiB (median) |');
+    md.push('|---|---|---|---|---|---|');
     for (const [k, label] of [
       ['windeck', 'Windeck SFTP download (ssh2)'],
       ['scp', 'OpenSSH scp'],
     ])
-      md.push(`| ${label} | ${fmt(r[k].ms.median / 1000)} | ${fmt(r[k].ms.p95 / 1000)} | ${fmt(r[k].mbPerSecond, 1)} | ${fmt(r[k].peakRssMiB.median, 0)} |`);
+      md.push(
+        `| ${label} | ${fmt(r[k].ms.median / 1000)} | ${fmt(r[k].ms.p95 / 1000)} | ${fmt(r[k].mbPerSecond, 1)} | ${fmt(r[k].cpuMs?.median, 0)} | ${fmt(r[k].peakRssMiB.median, 0)} |`,
+      );
   } else if (e.name === 'bundle') {
     md.push(`${r.input.files} files (${r.input.gzippedFiles} gzipped), ${r.input.logMiB} MiB of logs; one run of each (single sample, Windeck first).`);
     md.push('');
