@@ -11,6 +11,8 @@
 //   node bench/bundle.mjs --quick    128 MiB, 50 files
 //   node bench/bundle.mjs --mib 512 --files 200
 //   --keep                           keep the generated logs and outputs (prints the folder)
+//   --record                         also write bench/results/bundle.json for a --quick run
+//   --help                           this text
 //
 // Needs: zip and unzip (apt-get install -y zip unzip), /usr/bin/time (Debian `time`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +25,19 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // The usage is the header comment of this file (an unknown flag would otherwise start the full 1 GiB run).
+  const header = fs
+    .readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1);
+  const usage = header.slice(
+    0,
+    header.findIndex((l) => !l.startsWith('//')),
+  );
+  console.log(usage.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
 const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] ? args[at + 1] : fallback;

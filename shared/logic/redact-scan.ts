@@ -5,9 +5,9 @@
  *
  * `findAll` is one pass over the text's character codes with a rolling three-character key: a table says which
  * words start with those three (folded) characters, and only there are the words compared. It returns exactly
- * what `findAllReference` returns (one regular-expression alternation over a lower-cased copy, the first
- * implementation, kept for the equivalence test in `test/unit/shared/logic/redact-scan.test.ts`), several times
- * faster on log text: it runs over every byte of every log in a bundle, twice.
+ * what one regular-expression alternation over a lower-cased copy returns (the first implementation, kept as the
+ * reference of the equivalence tests in `test/unit/shared/logic/reference-scanners.ts`), several times faster on
+ * log text: it runs over every byte of every log in a bundle.
  */
 
 /** ASCII folding of every UTF-16 code unit: the lower-case ASCII code it matches, else 0 (matches no word). */
@@ -34,7 +34,6 @@ export function slotOf(key: number): number {
 }
 
 export class LiteralScanner {
-  private readonly regex: RegExp;
   private readonly index = new Map<string, number>();
   /** Distinct lower-case words in alternation order, their codes, and the word index each reports. */
   private readonly keys: string[];
@@ -76,7 +75,6 @@ export class LiteralScanner {
       }
       (this.buckets[b - 1] as number[]).push(n);
     });
-    this.regex = new RegExp(this.keys.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
   }
 
   /**
@@ -117,18 +115,6 @@ export class LiteralScanner {
         free = at + (hit & 255);
       }
     }
-    return out;
-  }
-
-  /** The first implementation of `findAll` (the equivalence tests' reference). */
-  findAllReference(text: string): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    // toLowerCase keeps offsets for everything but U+0130 (two characters); fold that one by hand first.
-    const source = text.includes('\u0130') ? text.replace(/\u0130/g, 'i') : text;
-    const lower = source.toLowerCase();
-    if (lower.length !== text.length) return [[0, 0]];
-    const re = new RegExp(this.regex.source, 'g');
-    for (let m = re.exec(lower); m; m = re.exec(lower)) out.push([m.index, this.index.get(m[0]) as number]);
     return out;
   }
 

@@ -55,6 +55,30 @@ export interface RedactOptions {
   pseudonyms?: PseudonymTable | null;
   /** Keep at most this many findings per call (default 500); counts are never capped. */
   maxFindings?: number;
+  /**
+   * How detection reads a text (default: the fast scans of this module). The equivalence tests give the first,
+   * separate scans here (`test/unit/shared/logic/reference-scanners.ts`) to prove both redact the same.
+   */
+  scanner?: TextScanner;
+}
+
+/** What one pass over a text finds: trigger words, base64 runs, and a companion scanner's words (see scanText). */
+export interface TextScan {
+  /** `[offset, index in TRIGGER_WORDS]`, leftmost first, not overlapping (as `LiteralScanner.findAll`). */
+  triggers: Array<[number, number]>;
+  /** Base64 runs `[start, end)`: 20+ characters counting up to two `=`, both letter cases, not inside a word. */
+  runs: Array<[number, number]>;
+  /** The companion scanner's matches (`[offset, wordIndex]`), or none without one. */
+  extra: Array<[number, number]>;
+}
+
+/**
+ * A replacement for the scans detection makes: `scan` as `scanText` (the companion's words in `extra`), `find` as
+ * `LiteralScanner.findAll`. With one, nothing is reused between the parts of a stream (every part is read whole).
+ */
+export interface TextScanner {
+  scan(text: string, companion: LiteralScanner | null): TextScan;
+  find(scanner: LiteralScanner, text: string): Array<[number, number]>;
 }
 
 interface Span {
@@ -154,24 +178,24 @@ function runPatterns(text: string, offset: number, spans: Span[]): void {
 }
 
 /** Run every secret pattern over `text`; then the structural rules; then look inside encoded runs. */
-function detect(text: string, depth: number, companion?: Companion, reuse?: ScanReuse): Span[] {
+function detect(text: string, depth: number, scanner: TextScanner | undefined, companion?: Companion, reuse?: ScanReuse): Span[] {
   const spans: Span[] = [];
   // A regex run flattens a concatenated string in place; the scans below then read a flat string.
   // eslint-disable-next-line no-control-regex
   const hasNul = /\u0000/.test(text);
   // One pass over the characters finds the trigger words and the base64 runs (see scanText), and the words of a
   // companion scanner when asked.
-  const scan = referenceScanners
-    ? { triggers: text.length <= SMALL_TEXT_CHARS ? [] : TRIGGER.findAllReference(text), runs: base64RunsReference(text), extra: [] }
+  const scan = scanner
+    ? scanner.scan(text, companion?.scanner ?? null)
     : reuse?.prior
       ? joinScans(reuse.prior.scan, scanText(text, companion?.scanner ?? null, reuse.prior.upTo))
       : scanText(text, companion?.scanner ?? null);
-  if (companion && !referenceScanners) companion.matches = scan.extra;
-  if (reuse && !referenceScanners) reuse.result = scan;
+  if (companion) companion.matches = scan.extra;
+  if (reuse && !scanner) reuse.result = scan;
   if (text.length <= SMALL_TEXT_CHARS) runPatterns(text, 0, spans);
   else for (const [a, b] of triggerWindows(text, scan.triggers)) runPatterns(text.slice(a, b), a, spans);
   detectStructural(text, spans);
-  if (depth < MAX_DEPTH) detectEncoded(text, depth, spans, hasNul, scan.runs);
+  if (depth < MAX_DEPTH) detectEncoded(text, depth, spans, hasNul, scan.runs, scanner);
   return mergeSpans(spans);
 }
 
@@ -333,23 +357,6 @@ const B64_BITS = (() => {
   return t;
 })();
 
-/** Use the first (separate, slower) trigger and base64 scans: the reference of the equivalence tests. */
-let referenceScanners = false;
-
-/**
- * Run `fn` with the reference scanners (`LiteralScanner.findAllReference` and `base64RunsReference`) instead of
- * the fused `scanText`. For tests proving both give the same redaction; not for production use.
- */
-export function withReferenceScanners<T>(fn: () => T): T {
-  const before = referenceScanners;
-  referenceScanners = true;
-  try {
-    return fn();
-  } finally {
-    referenceScanners = before;
-  }
-}
-
 /** Is a base64 run [start, end) (padding included) kept: long enough, both letter cases, not inside a word? */
 function keepRun(text: string, start: number, end: number, bits: number, checkAfter: boolean): boolean {
   if (end - start < 20 || (bits & 6) !== 6 || end - start > MAX_ENCODED_RUN_CHARS) return false;
@@ -361,70 +368,126 @@ function keepRun(text: string, start: number, end: number, bits: number, checkAf
 }
 
 /**
- * The trigger words (as `TRIGGER.findAll`) and the base64 runs (as `base64RunsReference`) of a text in ONE pass
- * over its characters: this runs over every byte of every log of a bundle, and reading a string's characters is
- * most of its cost. Keep it a single loop with table lookups; `redact-scan.test.ts` proves it equal to the two
- * reference scans on hostile random texts.
+ * The trigger words (as `TRIGGER.findAll`), the words of `extraScanner` and the base64 runs (see `TextScan`) of a
+ * text: this runs over every byte of every log of a bundle, and reading a string's characters is most of its cost.
+ * The words take one pass with table lookups (every character); the runs are found by probing every 18th character
+ * only (`base64Runs`). `redact-scan.test.ts` proves both equal to the first, separate scans (kept in
+ * `test/unit/shared/logic/reference-scanners.ts`) on hostile random texts.
  */
 function scanText(text: string, extraScanner: LiteralScanner | null = null, from = 0): Scan {
   const triggers: Array<[number, number]> = [];
-  const runs: Array<[number, number]> = [];
   const extra: Array<[number, number]> = [];
-  const table = charClasses();
+  const fold = foldTable();
   const starts = TRIGGER.starts;
   // A scanner with no words never hits (its table is all zero).
   const extraStarts = extraScanner ? extraScanner.starts : NO_STARTS;
-  // Bit 1: a trigger word may start here; bit 2: an extra word may (one load per character for both).
+  // Non-zero where a trigger word or an extra word may start (one load per character for both).
   const either = startsUnion(extraStarts);
   const n = text.length;
+  // The hot loop only notes where a word may end its first three characters (about one character in a hundred
+  // of log text); the words are compared after it, so the loop stays small enough to run fast.
+  let hits = hitScratch;
+  let count = 0;
   let key = 0;
+  for (let i = from; i < n; i++) {
+    key = ((key << 7) | (fold[text.charCodeAt(i)] as number)) & 0x1fffff;
+    if (either[slotOf(key)] !== 0) {
+      if (count === hits.length) {
+        const grown = new Int32Array(hits.length * 2);
+        grown.set(hits);
+        hits = hitScratch = grown;
+      }
+      hits[count++] = i;
+    }
+  }
   let free = from;
   let extraFree = from;
-  // The base64 run ending here: its length and letter-case bits (both 0 outside a run). Branch-free on purpose:
-  // log text switches between words and separators every few characters.
-  let len = 0;
-  let bits = 0;
-  for (let i = from; i < n; i++) {
-    const t = table[text.charCodeAt(i)] as number;
-    key = ((key << 7) | (t >> 3)) & 0x1fffff;
-    const slot = slotOf(key);
-    if (either[slot] !== 0 && i >= from + 2) {
-      if (starts[slot] !== 0 && i - 2 >= free) {
-        const hit = TRIGGER.matchAt(text, i - 2, starts[slot] as number);
-        if (hit >= 0) {
-          triggers.push([i - 2, hit >> 8]);
-          free = i - 2 + (hit & 255);
-        }
-      }
-      if (extraStarts[slot] !== 0 && i - 2 >= extraFree) {
-        const hit = (extraScanner as LiteralScanner).matchAt(text, i - 2, extraStarts[slot] as number);
-        if (hit >= 0) {
-          extra.push([i - 2, hit >> 8]);
-          extraFree = i - 2 + (hit & 255);
-        }
+  for (let h = 0; h < count; h++) {
+    const i = hits[h] as number;
+    if (i < from + 2) continue;
+    const at = i - 2;
+    const slot = slotOf(
+      ((fold[text.charCodeAt(at)] as number) << 14) | ((fold[text.charCodeAt(at + 1)] as number) << 7) | (fold[text.charCodeAt(i)] as number),
+    );
+    if (starts[slot] !== 0 && at >= free) {
+      const hit = TRIGGER.matchAt(text, at, starts[slot] as number);
+      if (hit >= 0) {
+        triggers.push([at, hit >> 8]);
+        free = at + (hit & 255);
       }
     }
-    const k = t & 7;
-    const inRun = (k + 7) >> 3;
-    // A run of 18+ ends here (with up to two '=' of padding it may reach the 20 needed).
-    if (len >= 18 && inRun === 0) {
-      let end = i;
-      while (end < n && end - i < 2 && text.charCodeAt(end) === 61) end++;
-      if (keepRun(text, i - len, end, bits, true)) runs.push([i - len, end]);
+    if (extraStarts[slot] !== 0 && at >= extraFree) {
+      const hit = (extraScanner as LiteralScanner).matchAt(text, at, extraStarts[slot] as number);
+      if (hit >= 0) {
+        extra.push([at, hit >> 8]);
+        extraFree = at + (hit & 255);
+      }
     }
-    len = (len + 1) * inRun;
-    bits = (bits | k) * inRun;
   }
-  if (len >= 20 && keepRun(text, n - len, n, bits, false)) runs.push([n - len, n]);
-  return { triggers, runs, extra };
+  return { triggers, runs: base64Runs(text, from), extra };
 }
 
-/** What one pass over a text finds: trigger words, base64 runs, and the extra (companion) scanner's words. */
-interface Scan {
-  triggers: Array<[number, number]>;
-  runs: Array<[number, number]>;
-  extra: Array<[number, number]>;
+/** Offsets noted by scanText's hot loop (reused across calls; grown when a text has more). */
+let hitScratch = new Int32Array(16 * 1024);
+
+/** Base64 alphabet characters a kept run needs at least (20 with up to two `=` of padding). */
+const RUN_MIN_CHARS = 18;
+
+/** The base64 bits of a character code (0: not in the alphabet). */
+function b64Bits(c: number): number {
+  return c < 128 ? (B64_BITS[c] as number) : 0;
 }
+
+/**
+ * The base64 runs of text[from, n) (see `TextScan`), reading few characters. A run of 18+
+ * alphabet characters covers one of the probed offsets (every 18th from `from + 17`; after a run, 18 past its end).
+ * A probe on a separator skips 18 characters. A probe in a word reads back to the word's start (at most 17
+ * characters: the offset 18 before a probe is never inside a run); when the character 17 after that start is a
+ * separator, the run is short and the next run that may be long starts after that separator.
+ */
+function base64Runs(text: string, from: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  const n = text.length;
+  let p = from + RUN_MIN_CHARS - 1;
+  while (p < n) {
+    let bits = b64Bits(text.charCodeAt(p));
+    if (bits === 0) {
+      p += RUN_MIN_CHARS;
+      continue;
+    }
+    let start = p;
+    for (; start > from; start--) {
+      const k = b64Bits(text.charCodeAt(start - 1));
+      if (k === 0) break;
+      bits |= k;
+    }
+    const last = start + RUN_MIN_CHARS - 1;
+    if (last >= n) break;
+    if (last > p && b64Bits(text.charCodeAt(last)) === 0) {
+      // The run ends before `last`: too short. Runs starting before `last` end before it too.
+      p = last + RUN_MIN_CHARS;
+      continue;
+    }
+    let end = p + 1;
+    for (; end < n; end++) {
+      const k = b64Bits(text.charCodeAt(end));
+      if (k === 0) break;
+      bits |= k;
+    }
+    if (end - start >= RUN_MIN_CHARS) {
+      if (end < n) {
+        let stop = end;
+        while (stop < n && stop - end < 2 && text.charCodeAt(stop) === 61) stop++;
+        if (keepRun(text, start, stop, bits, true)) runs.push([start, stop]);
+      } else if (end - start >= 20 && keepRun(text, start, n, bits, false)) runs.push([start, n]);
+    }
+    // The next run starts after `end` (a separator): 18 past it is an offset every such run of 18+ covers.
+    p = end + RUN_MIN_CHARS;
+  }
+  return runs;
+}
+
+type Scan = TextScan;
 
 /**
  * Reusing a scan of the text's first lines (the stream redactor's context, scanned with the previous part):
@@ -472,62 +535,10 @@ interface Companion {
   matches: Array<[number, number]>;
 }
 
-/** Per UTF-16 code unit: its ASCII folding (see redact-scan.ts) << 3 | its base64 bits (B64_BITS). */
-let CHAR_CLASSES: Uint16Array | null = null;
-function charClasses(): Uint16Array {
-  if (CHAR_CLASSES) return CHAR_CLASSES;
-  const fold = foldTable();
-  const t = new Uint16Array(65536);
-  for (let c = 0; c < 65536; c++) t[c] = ((fold[c] as number) << 3) | (c < 128 ? (B64_BITS[c] as number) : 0);
-  CHAR_CLASSES = t;
-  return t;
-}
-
-/** What `detect` learns from one pass over a text, fast (`scanText`) or by the reference scans; for tests. */
-export function scanForRedaction(text: string, reference = false): { triggers: Array<[number, number]>; runs: Array<[number, number]> } {
-  if (reference) return { triggers: TRIGGER.findAllReference(text), runs: base64RunsReference(text) };
+/** What `detect` learns from one pass over a text (`scanText`); the equivalence tests compare it to the reference. */
+export function scanForRedaction(text: string): { triggers: Array<[number, number]>; runs: Array<[number, number]> } {
   const { triggers, runs } = scanText(text);
   return { triggers, runs };
-}
-
-/**
- * Base64 runs (20+ characters counting up to two `=`, both letter cases, not part of a base64url/identifier word),
- * by one tight scan. The first implementation, kept as the reference of `scanText` (which does this fused with
- * the trigger-word search).
- */
-function base64RunsReference(text: string): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  const n = text.length;
-  let start = -1;
-  let bits = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    const k = c < 128 ? (B64_BITS[c] as number) : 0;
-    if (k !== 0) {
-      if (start < 0) {
-        start = i;
-        bits = 0;
-      }
-      bits |= k;
-      continue;
-    }
-    if (start < 0) continue;
-    let end = i;
-    while (end < n && end - i < 2 && text.charCodeAt(end) === 61) end++;
-    if (end - start >= 20 && (bits & 6) === 6 && end - start <= MAX_ENCODED_RUN_CHARS) {
-      const before = start > 0 ? text.charCodeAt(start - 1) : 32;
-      const after = end < n ? text.charCodeAt(end) : 32;
-      if (before !== 45 && before !== 95 && after !== 45 && after !== 95) runs.push([start, end]);
-    }
-    start = -1;
-    // The `=` padding taken is not part of the next run (the next character starts it at the earliest).
-    if (end > i) i = end - 1;
-  }
-  if (start >= 0 && n - start >= 20 && (bits & 6) === 6 && n - start <= MAX_ENCODED_RUN_CHARS) {
-    const before = start > 0 ? text.charCodeAt(start - 1) : 32;
-    if (before !== 45 && before !== 95) runs.push([start, n]);
-  }
-  return runs;
 }
 
 const B64_VALUE = (() => {
@@ -631,15 +642,15 @@ function percentRuns(text: string): Array<[number, number]> {
 }
 
 /** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
-function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean, base64Runs: Array<[number, number]>): void {
-  for (const [start, end] of base64Runs) {
+function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean, runs: Array<[number, number]>, scanner: TextScanner | undefined): void {
+  for (const [start, end] of runs) {
     if (!base64MayHoldText(text, start, end)) continue;
     const run = text.slice(start, end);
     const bytes = base64Decode(run);
     if (!bytes || bytes.length < 12) continue;
     const decoded = looksUtf16le(bytes) ? utf16leDecode(bytes, bytes[0] === 0xff && bytes[1] === 0xfe ? 2 : 0) : utf8Decode(bytes);
     if (printableRatio(decoded) < 0.85) continue;
-    const inner = detect(decoded, depth + 1);
+    const inner = detect(decoded, depth + 1, scanner);
     if (inner.length === 0) continue;
     const kinds = inner.flatMap((s) => s.kinds);
     spans.push({ start, end, kinds, encoding: 'base64', container: true, replacement: `[REDACTED:${bestOf(kinds)} base64]` });
@@ -649,7 +660,7 @@ function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boole
       const run = text.slice(start, end);
       const decoded = percentDecode(run);
       if (decoded === run) continue;
-      const inner = detect(decoded, depth + 1);
+      const inner = detect(decoded, depth + 1, scanner);
       if (inner.length === 0) continue;
       spans.push({
         start,
@@ -666,7 +677,7 @@ function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boole
       const run = m[0];
       let decoded = '';
       for (let i = 0; i < run.length; i += 2) decoded += run[i];
-      const inner = detect(decoded, depth + 1);
+      const inner = detect(decoded, depth + 1, scanner);
       if (inner.length === 0) continue;
       const redacted = applySpans(decoded, inner);
       let back = '';
@@ -857,7 +868,7 @@ export function totalCount(counts: RedactionCounts, secretsOnly = false): number
 
 /** Secrets still present in `text` (what the final scan asks); pseudonym kinds are not reported. */
 export function findSecrets(text: string): Array<{ kind: RedactionKind; start: number; end: number; encoding: RedactionEncoding }> {
-  return detect(text, 0).map((s) => ({ kind: bestOf(s.kinds), start: s.start, end: s.end, encoding: s.encoding }));
+  return detect(text, 0, undefined).map((s) => ({ kind: bestOf(s.kinds), start: s.start, end: s.end, encoding: s.encoding }));
 }
 
 /** Redact one text. `lineOffset` shifts the reported lines (for text streamed in chunks). */
@@ -880,7 +891,7 @@ function redactRegion(
 ): RedactResult & { companion: Array<[number, number]> | null } {
   const spans: Span[] = [];
   const companion: Companion | undefined = companionScanner ? { scanner: companionScanner, matches: [] } : undefined;
-  for (const s of detect(text, 0, companion, reuse)) {
+  for (const s of detect(text, 0, options.scanner, companion, reuse)) {
     if (s.end <= emitFrom) continue;
     if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
     else spans.push(s);
@@ -930,9 +941,9 @@ function redactRegion(
     // line, or everywhere when the output may differ elsewhere (pseudonyms) or the part does not start a line.
     const lineStart = emitFrom === 0 || text.charCodeAt(emitFrom - 1) === 10;
     companionMatches =
-      referenceScanners || table || !lineStart || companionScanner.hasLineBreak
-        ? referenceScanners
-          ? companionScanner.findAllReference(out)
+      options.scanner || table || !lineStart || companionScanner.hasLineBreak
+        ? options.scanner
+          ? options.scanner.find(companionScanner, out)
           : companionScanner.findAll(out)
         : mapCompanion(companion?.matches ?? [], spans, emitFrom, out, companionScanner);
   }
@@ -1122,7 +1133,10 @@ export class StreamRedactor {
       if (this.pending.length < this.holdMaxChars) return '';
       cut = this.pending.length;
     }
-    const begin = this.pending.lastIndexOf('-----BEGIN ', cut);
+    // The last `-----BEGIN ` starting at or before `cut`, found forwards (indexOf skips through the text;
+    // lastIndexOf compares at every offset).
+    let begin = -1;
+    for (let at = this.pending.indexOf('-----BEGIN '); at >= 0 && at <= cut; at = this.pending.indexOf('-----BEGIN ', at + 1)) begin = at;
     if (begin >= 0 && this.pending.indexOf('-----END ', begin) < 0 && this.pending.length - begin < this.holdMaxChars) {
       const lineStart = this.pending.lastIndexOf('\n', begin) + 1;
       cut = Math.min(cut, lineStart);

@@ -44,6 +44,9 @@ export interface LogEntryResult {
   deflated: { file: string; size: number } | null;
 }
 
+/** Output buffer of the zlib streams: 16 KiB (the default) means a round trip to the thread pool per 16 KiB. */
+const ZLIB_CHUNK_BYTES = 256 * 1024;
+
 function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | Readable): Readable {
   if (source instanceof Readable) return source;
   if ('file' in source && typeof source.file === 'string') return fs.createReadStream(source.file, { highWaterMark: BUNDLE_STREAM_CHUNK_BYTES });
@@ -94,6 +97,12 @@ export async function redactLogEntry(
       if (encoding === 'utf16le' && buf.length % 2 === 1 && !last) {
         carry = Buffer.from(buf.subarray(buf.length - 1));
         buf = buf.subarray(0, buf.length - 1);
+      } else if (encoding === 'latin1' && !last) {
+        // Hand the redactor whole lines: it would hold the partial last line back itself, by joining it to the
+        // next part (a copy of the whole part per chunk). The output is the same either way.
+        const cut = buf.lastIndexOf(10) + 1;
+        carry = cut > 0 && cut < buf.length ? Buffer.from(buf.subarray(cut)) : Buffer.alloc(0);
+        if (cut > 0) buf = buf.subarray(0, cut);
       } else carry = Buffer.alloc(0);
       yield* emit(redactor.push(buf.toString(encoding)));
       if (last) yield* emit(redactor.end());
@@ -111,7 +120,7 @@ export async function redactLogEntry(
   const hash = crypto.createHash('sha256');
   let crc = 0;
   let size = 0;
-  const deflater = task.deflateFile && !task.gzipped ? zlib.createDeflateRaw({ level: task.level }) : null;
+  const deflater = task.deflateFile && !task.gzipped ? zlib.createDeflateRaw({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }) : null;
   const tap = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       hash.update(chunk);
@@ -131,7 +140,15 @@ export async function redactLogEntry(
   const signalOpt = options.signal ? { signal: options.signal } : {};
   try {
     if (task.gzipped)
-      await pipeline(input, zlib.createGunzip(), redactChunks, zlib.createGzip({ level: task.level }), tap, fs.createWriteStream(task.outFile), signalOpt);
+      await pipeline(
+        input,
+        zlib.createGunzip({ chunkSize: ZLIB_CHUNK_BYTES }),
+        redactChunks,
+        zlib.createGzip({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }),
+        tap,
+        fs.createWriteStream(task.outFile),
+        signalOpt,
+      );
     else await pipeline(input, redactChunks, tap, fs.createWriteStream(task.outFile), signalOpt);
     deflater?.end();
     await deflateDone;
