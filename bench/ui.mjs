@@ -125,9 +125,22 @@ async function scrollFrames(page, selector, steps) {
       // Rows built while scrolling (a row element that is reused for another row is not a new one).
       const seen = new WeakSet(el.querySelectorAll('tbody tr'));
       let rowsBuilt = 0;
+      // Row elements inserted into the row group, new or moved: Blink restyles and rebuilds the layout of a moved
+      // row like a new one, which rowsBuilt does not see (a recycled row that React moves is not "built").
+      let rowsInserted = 0;
+      const tbody = el.querySelector('tbody');
+      const mo = new MutationObserver((records) => {
+        for (const r of records) rowsInserted += r.addedNodes.length;
+      });
+      if (tbody) mo.observe(tbody, { childList: true });
+      // Placeholder rows ("Loading…" until the window's page arrives, pods) on screen per step: they are much cheaper
+      // than pod rows, so renderer CPU per frame is only comparable between runs with similar counts.
+      const placeholders = el.getElementsByClassName('placeholder');
+      let placeholderRows = 0;
       for (let i = 0; i < steps; i++) {
         el.scrollTop += step;
         await new Promise((r) => requestAnimationFrame(r));
+        placeholderRows += placeholders.length;
         for (const tr of el.querySelectorAll('tbody tr'))
           if (!seen.has(tr)) {
             seen.add(tr);
@@ -135,6 +148,8 @@ async function scrollFrames(page, selector, steps) {
           }
       }
       running = false;
+      for (const r of mo.takeRecords()) rowsInserted += r.addedNodes.length;
+      mo.disconnect();
       return {
         deltas: deltas.slice(1),
         totalMs: performance.now() - t0,
@@ -142,6 +157,8 @@ async function scrollFrames(page, selector, steps) {
         scrollHeight: el.scrollHeight,
         element: el.className || el.tagName,
         rowsBuilt,
+        rowsInserted,
+        placeholderRowsPerStep: placeholderRows / steps,
       };
     },
     { selector, steps },
@@ -378,13 +395,14 @@ try {
         domRows: fleetDomRows,
         dom: fleetDom,
         rowsBuilt: fleetScroll.rowsBuilt,
+        rowsInserted: fleetScroll.rowsInserted,
         mainThreadMs,
         rendererCpuMsPerFrame: r1(fleetCpu.rendererCpuMs / Math.max(1, fleetScroll.deltas.length)),
         rendererThreadsCpuMs: fleetCpu.threads,
       };
   if (fleet.frames)
     log(
-      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleetDomRows} rows in the DOM, ${fleet.rowsBuilt} row elements built; renderer CPU ${fleet.rendererCpuMsPerFrame} ms per frame`,
+      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleetDomRows} rows in the DOM, ${fleet.rowsBuilt} row elements built, ${fleet.rowsInserted} inserted (new or moved); renderer CPU ${fleet.rendererCpuMsPerFrame} ms per frame`,
     );
 
   // The 50,000-pod list, when the renderer has one.
@@ -418,13 +436,15 @@ try {
             domRows,
             placeholdersAtEnd,
             rowsBuilt: s.rowsBuilt,
+            rowsInserted: s.rowsInserted,
+            placeholderRowsPerStep: r1(s.placeholderRowsPerStep),
             count: podsCount,
             rendererCpuMsPerFrame: r1(podsCpu.rendererCpuMs / Math.max(1, s.deltas.length)),
             rendererThreadsCpuMs: podsCpu.threads,
           };
       if (pods.frames)
         log(
-          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${domRows} rows in the DOM, ${pods.rowsBuilt} row elements built, ${placeholdersAtEnd} still placeholders after the last step; renderer CPU ${pods.rendererCpuMsPerFrame} ms per frame`,
+          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${domRows} rows in the DOM, ${pods.rowsBuilt} row elements built, ${pods.rowsInserted} inserted (new or moved), ${pods.placeholderRowsPerStep} placeholders on an average step, ${placeholdersAtEnd} still placeholders after the last step; renderer CPU ${pods.rendererCpuMsPerFrame} ms per frame`,
         );
     } catch (error) {
       pods = { notMeasured: `#/pods did not show a list of rows: ${String(error.message).split('\n')[0]}` };

@@ -53,7 +53,6 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-
 describe('fleet view with 5,000 nodes', () => {
   it('loads, stays virtualized, scrolls and filters; frame times recorded', async () => {
     const app = new AppPage(page);
@@ -82,6 +81,15 @@ describe('fleet view with 5,000 nodes', () => {
     );
     expect((await fleet.visibleNames()).length).toBeGreaterThan(10);
     expect(await page.locator('.fleet-table tbody tr:not(.spacer)').count()).toBeLessThan(100);
+    // Recycled rows stay where they are in the DOM while the list scrolls; once it settles they are back in their
+    // visual order (the reading order of the accessibility tree): consecutive aria-rowindex values.
+    const rowIndexesInDomOrder = () => page.locator('.fleet-table tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('aria-rowindex'))));
+    await expect
+      .poll(async () => {
+        const ix = await rowIndexesInDomOrder();
+        return ix.length > 10 && ix.every((x, i) => i === 0 || x === (ix[i - 1] ?? 0) + 1);
+      })
+      .toBe(true);
 
     const jump = await frameTimes(page, `document.querySelector('.fleet-scroll').scrollTop = 1e9; await new Promise((r) => setTimeout(r, 100));`);
     expect(await fleet.visibleNames()).toContain('akswin-04999');

@@ -5,7 +5,7 @@ import { HealthBadge, ReadyBadge } from '../../components/status-badge';
 import type { FleetRow, SortKey, SortSpec } from './fleet-model';
 import { servicesText, windowsLabel } from './fleet-model';
 import { listKeyTarget } from '../../app/list-keys';
-import { gridStyle, rowStyle, useSlotKeys } from '../../components/virtual-grid';
+import { gridStyle, rowStyle, useWindowRows } from '../../components/virtual-grid';
 
 export const ROW_HEIGHT_PX = 36;
 export const HEADER_HEIGHT_PX = 40;
@@ -206,7 +206,7 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
     // row at all; draw a first screenful instead, which a real layout corrects on its first resize callback.
     observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
     // No getItemKey: a new key function per render makes the virtualizer rebuild all 5,000 measurements on every
-    // scroll frame; rows have one fixed height, and React keys come from useSlotKeys.
+    // scroll frame; rows have one fixed height, and React keys come from useWindowRows (recycled slots).
   });
 
   const activeIndex = activeName === null ? -1 : rows.findIndex((r) => r.name === activeName);
@@ -248,7 +248,11 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
   }
 
   const items = virtualizer.getVirtualItems();
-  const slots = useSlotKeys(items.map((item) => item.index));
+  const windowRows = useWindowRows(
+    items.map((item) => item.index),
+    !virtualizer.isScrolling,
+  );
+  const firstIndex = items[0]?.index ?? 0;
   const bodyHeight = Math.max(0, virtualizer.getTotalSize() - HEADER_HEIGHT_PX);
   const activeRow = activeIndex >= 0 ? rows[activeIndex] : undefined;
 
@@ -287,12 +291,13 @@ export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, l
           </tr>
         </thead>
         <tbody role="rowgroup" style={{ ...GRID_STYLE.group, height: bodyHeight }}>
-          {items.map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
+          {windowRows.map(({ index, key }) => {
+            const item = items[index - firstIndex];
+            const row = rows[index];
+            if (!row || !item) return null;
             return (
               <FleetRowView
-                key={slots.get(item.index)}
+                key={key}
                 row={row}
                 index={item.index}
                 top={item.start - HEADER_HEIGHT_PX}

@@ -42,11 +42,18 @@ afterEach(async () => {
 });
 
 describe('windowOffset', () => {
-  it('keeps the window while the visible rows are inside it and moves it in steps otherwise', () => {
+  it('keeps the window while the rendered rows are inside it with 100 rows to spare, and moves it in steps otherwise', () => {
     expect(windowOffset(0, 0, 30, 50_000)).toBe(0);
-    expect(windowOffset(0, 250, 299, 50_000)).toBe(0);
+    expect(windowOffset(0, 240, 299, 50_000)).toBe(0);
+    // Within 100 rows of the window's end: the next window is asked for before any row past it is on screen.
+    expect(windowOffset(0, 250, 300, 50_000)).toBe(100);
     expect(windowOffset(0, 280, 320, 50_000)).toBe(100);
-    expect(windowOffset(100, 49_980, 49_999, 50_000)).toBe(49_700);
+    expect(windowOffset(100, 240, 290, 50_000)).toBe(100);
+    // Scrolling back up: within 100 rows of the window's start.
+    expect(windowOffset(200, 290, 340, 50_000)).toBe(100);
+    // At either end of the list there is nothing more to fetch.
+    expect(windowOffset(49_600, 49_950, 49_999, 50_000)).toBe(49_600);
+    expect(windowOffset(100, 49_980, 49_999, 50_000)).toBe(49_600);
     expect(windowOffset(0, 5, 9, 10)).toBe(0);
   });
 });
