@@ -1,4 +1,36 @@
-import { useRef, type CSSProperties } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, type CSSProperties, type RefObject } from 'react';
+
+/** What a scroll box is taken to measure before layout (or in a DOM without layout). */
+const UNMEASURED_RECT = { width: 1200, height: 600 };
+
+/**
+ * Before layout the scroll box measures 0 and the virtualizer would draw no row at all; report a first screenful
+ * instead, which a real layout corrects on its first resize callback.
+ */
+const observeMeasuredRect: typeof observeElementRect = (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT));
+
+/**
+ * The virtualizer of a table with fixed-height rows under a header. Its own module-level hook on purpose: the
+ * virtualizer keeps closures of its first render's options (the first `getScrollElement`, the resize subscription)
+ * for as long as the table is mounted, and V8 gives all closures made in one call one shared context, so options
+ * built inside a table component would keep that render's props (the first 5,000 rows, long replaced by watch
+ * events) alive: +1 MiB of renderer heap that never went away (bench/memory.mjs, heap snapshots). Here the context
+ * holds only the numbers and the ref. No getItemKey: a new key function per render makes the virtualizer rebuild
+ * every measurement on every scroll frame; React keys come from useWindowRows (recycled slots).
+ */
+export function useFixedRowVirtualizer(count: number, scrollRef: RefObject<HTMLElement | null>, rowHeightPx: number, headerHeightPx: number, overscan: number) {
+  return useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeightPx,
+    overscan,
+    paddingStart: headerHeightPx,
+    scrollPaddingStart: headerHeightPx,
+    initialRect: UNMEASURED_RECT,
+    observeElementRect: observeMeasuredRect,
+  });
+}
 
 /**
  * Column tracks for a virtualized table laid out as grid rows (see `.fleet-table` in app.css): fixed widths, the

@@ -1,15 +1,13 @@
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import { Age } from '../../components/age';
 import { HealthBadge, ReadyBadge } from '../../components/status-badge';
 import type { FleetRow, SortKey, SortSpec } from './fleet-model';
 import { servicesText, windowsLabel } from './fleet-model';
 import { listKeyTarget } from '../../app/list-keys';
-import { gridStyle, rowStyle, useWindowRows } from '../../components/virtual-grid';
+import { gridStyle, rowStyle, useFixedRowVirtualizer, useWindowRows } from '../../components/virtual-grid';
 
 export const ROW_HEIGHT_PX = 36;
 export const HEADER_HEIGHT_PX = 40;
-const UNMEASURED_RECT = { width: 1200, height: 600 };
 
 interface Column {
   key: SortKey;
@@ -194,20 +192,7 @@ export interface FleetTableProps {
  */
 export function FleetTable({ rows, sort, onSort, activeName, onActive, onOpen, live }: FleetTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT_PX,
-    overscan: 6,
-    paddingStart: HEADER_HEIGHT_PX,
-    scrollPaddingStart: HEADER_HEIGHT_PX,
-    initialRect: UNMEASURED_RECT,
-    // Before layout (or in a DOM without layout) the scroll box measures 0 and the virtualizer would draw no
-    // row at all; draw a first screenful instead, which a real layout corrects on its first resize callback.
-    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
-    // No getItemKey: a new key function per render makes the virtualizer rebuild all 5,000 measurements on every
-    // scroll frame; rows have one fixed height, and React keys come from useWindowRows (recycled slots).
-  });
+  const virtualizer = useFixedRowVirtualizer(rows.length, scrollRef, ROW_HEIGHT_PX, HEADER_HEIGHT_PX, 6);
 
   const activeIndex = activeName === null ? -1 : rows.findIndex((r) => r.name === activeName);
 

@@ -32,18 +32,21 @@ export function applyNodeList(cache: NodeListCache | null, answer: NodeListResul
   }
   if (answer.nodes.length === 0 && answer.removed.length === 0) return { ...cache, cluster: answer.cluster, cursor: answer.cursor };
   const rows = new Map(cache.rows);
-  const probes = new Map(cache.probes);
+  // The probe map is copied only when a probe brief changes (most node deltas carry the same briefs again): an
+  // unchanged map lets the view keep its probes object instead of rebuilding one with 5,000 keys per delta.
+  let probes = cache.probes;
+  const writable = () => (probes === cache.probes ? (probes = new Map(cache.probes)) : probes);
   for (const name of answer.removed) {
     rows.delete(name);
-    probes.delete(name);
+    if (probes.has(name)) writable().delete(name);
   }
   for (const n of answer.nodes) {
     rows.set(n.name, n);
     const p = answer.probes[n.name];
+    const old = probes.get(n.name);
     if (p) {
-      const old = probes.get(n.name);
-      probes.set(n.name, old && sameProbe(old, p) ? old : p);
-    } else probes.delete(n.name);
+      if (!old || !sameProbe(old, p)) writable().set(n.name, p);
+    } else if (old) writable().delete(n.name);
   }
   return { cluster: answer.cluster, rows, probes, cursor: answer.cursor };
 }
@@ -58,9 +61,15 @@ function sameProbe(a: NodeProbeBrief, b: NodeProbeBrief): boolean {
   );
 }
 
-/** The cache as the `nodes:list` answer shape the fleet view reads (rows in name order as the backend sends them). */
-function toResult(cache: NodeListCache, full: boolean): NodeListResult {
-  return { cluster: cache.cluster, nodes: [...cache.rows.values()], probes: Object.fromEntries(cache.probes), cursor: cache.cursor, full, removed: [] };
+/**
+ * The cache as the `nodes:list` answer shape the fleet view reads (rows in name order as the backend sends them).
+ * `previous` is the last result made from the cache before: its nodes array and probes object are kept when the
+ * cache's rows or probes map did not change, so the view's memos (keyed on them) stay put.
+ */
+export function toResult(cache: NodeListCache, full: boolean, previous?: { cache: NodeListCache; result: NodeListResult }): NodeListResult {
+  const nodes = previous && previous.cache.rows === cache.rows ? previous.result.nodes : [...cache.rows.values()];
+  const probes = previous && previous.cache.probes === cache.probes ? previous.result.probes : Object.fromEntries(cache.probes);
+  return { cluster: cache.cluster, nodes, probes, cursor: cache.cursor, full, removed: [] };
 }
 
 interface Inner {
@@ -85,7 +94,14 @@ export function useNodeList(input: MethodInput<'nodes:list'>, options: Omit<Quer
   const [state, setState] = useState<Inner>(() => ({ key, status: 'loading', data: undefined, error: null, loadedAt: null, refreshing: false }));
   const inputRef = useRef(input);
   inputRef.current = input;
-  const ctl = useRef({ generation: 0, cache: null as NodeListCache | null, inFlight: false, pending: null as 'delta' | 'full' | null });
+  const ctl = useRef({
+    generation: 0,
+    cache: null as NodeListCache | null,
+    /** The cache the screen's data was last made from, and that data (reused when nothing changed). */
+    last: null as { cache: NodeListCache; result: NodeListResult } | null,
+    inFlight: false,
+    pending: null as 'delta' | 'full' | null,
+  });
 
   const read = useCallback(
     (kind: 'delta' | 'full') => {
@@ -112,13 +128,13 @@ export function useNodeList(input: MethodInput<'nodes:list'>, options: Omit<Quer
         c.pending = null;
         if (result.ok) {
           const before = c.cache;
-          c.cache = applyNodeList(before, result.value);
-          const changed = before === null || c.cache.rows !== before.rows || c.cache.probes !== before.probes || c.cache.cluster !== before.cluster;
-          setState((s) => {
-            if (s.key !== key) return s;
-            const data = changed || s.data === undefined ? toResult(c.cache!, result.value.full) : s.data;
-            return { key, status: 'ok', data, error: null, loadedAt: Date.now(), refreshing: next !== null };
-          });
+          const cache = applyNodeList(before, result.value);
+          c.cache = cache;
+          const last = c.last && c.last.cache === before ? c.last : null;
+          const changed = last === null || cache.rows !== last.cache.rows || cache.probes !== last.cache.probes || cache.cluster !== last.cache.cluster;
+          const data = changed ? toResult(cache, result.value.full, last ?? undefined) : last.result;
+          c.last = { cache, result: data };
+          setState((s) => (s.key !== key ? s : { key, status: 'ok', data, error: null, loadedAt: Date.now(), refreshing: next !== null }));
         } else {
           c.cache = null; // the next read starts over
           setState((s) => (s.key !== key ? s : { ...s, status: s.data === undefined ? 'error' : s.status, error: result.error, refreshing: next !== null }));
@@ -134,6 +150,7 @@ export function useNodeList(input: MethodInput<'nodes:list'>, options: Omit<Quer
     const c = ctl.current;
     c.generation++;
     c.cache = null;
+    c.last = null;
     c.inFlight = false;
     c.pending = null;
     read('full');

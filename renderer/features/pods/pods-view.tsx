@@ -1,4 +1,3 @@
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PodListInput, PodPhaseFilter, PodRow, PodSortKey } from '../../../shared/contract/methods/pods';
 import { UI_REFRESH_DEBOUNCE_MS } from '../../../shared/domain/limits';
@@ -8,7 +7,7 @@ import { ErrorNotice } from '../../components/error-notice';
 import { navigate } from '../../app/router';
 import { useActiveCluster } from '../clusters/live-context';
 import { listKeyTarget } from '../../app/list-keys';
-import { gridStyle, rowStyle, useWindowRows } from '../../components/virtual-grid';
+import { gridStyle, rowStyle, useFixedRowVirtualizer, useWindowRows } from '../../components/virtual-grid';
 
 export const POD_ROW_HEIGHT_PX = 34;
 const HEADER_HEIGHT_PX = 40;
@@ -23,7 +22,6 @@ const POD_WINDOW_STEP = 100;
  * frames where a page arrived were the slowest).
  */
 const POD_WINDOW_MARGIN = 100;
-const UNMEASURED_RECT = { width: 1200, height: 600 };
 
 type OsChoice = 'all' | 'windows' | 'linux' | 'unknown';
 
@@ -208,16 +206,7 @@ export function PodsView() {
     scrollRef.current?.scrollTo({ top: 0 });
   }, [criteriaKey]);
 
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => POD_ROW_HEIGHT_PX,
-    overscan: 15,
-    paddingStart: HEADER_HEIGHT_PX,
-    scrollPaddingStart: HEADER_HEIGHT_PX,
-    initialRect: UNMEASURED_RECT,
-    observeElementRect: (instance, cb) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED_RECT)),
-  });
+  const virtualizer = useFixedRowVirtualizer(total, scrollRef, POD_ROW_HEIGHT_PX, HEADER_HEIGHT_PX, 15);
   const items = virtualizer.getVirtualItems();
   const windowRows = useWindowRows(
     items.map((item) => item.index),
