@@ -13,14 +13,34 @@
 //   node bench/memory.mjs             5,000 nodes / 50,000 pods, 10 minutes
 //   node bench/memory.mjs --quick     1,000 nodes / 10,000 pods, 2 minutes
 //   node bench/memory.mjs --nodes 2000 --pods 20000 --minutes 5 --node-rate 50 --pod-rate 100
+//   --heap-snapshots DIR   renderer heap snapshots after GC at the start, every checkpoint and the end
+//   --checkpoints N        split the run into N equal parts; after each part log the renderer heap after GC (and
+//                          the breakdown / snapshot when asked). Forces GCs mid-run: for finding leaks, not for numbers.
+//   --breakdown            at start, checkpoints and end: the renderer's memory by allocator (Chromium memory-infra
+//                          dump: v8, blink_gc, partition_alloc, malloc, cc, skia, ...), V8 heap committed vs used,
+//                          DOM counters; goes into the JSON as rendererProcess.breakdown
+//   --help                 this text
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
-import { CHROMIUM, descendants, launchChromium } from './lib/chromium.mjs';
+import { CHROMIUM, descendants, launchChromium, memoryInfraDump, processCpuMs } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  const text = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+  console.log(
+    text
+      .slice(
+        1,
+        text.findIndex((l) => l.startsWith('import ')),
+      )
+      .map((l) => l.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
+  process.exit(0);
+}
 const quick = args.includes('--quick');
 const NODES = Number(flag(args, '--nodes', quick ? 1000 : 5000));
 const PODS = Number(flag(args, '--pods', quick ? 10000 : 50000));
@@ -32,6 +52,8 @@ const POD_TEMPLATES = Math.min(PODS, 5000);
 const SNAPSHOT_DIR = flag(args, '--heap-snapshots', null);
 /** `--static DIR`: a renderer built elsewhere (e.g. from an older commit, for a back-to-back comparison). */
 const STATIC_DIR = flag(args, '--static', null);
+const CHECKPOINTS = Math.max(1, Number(flag(args, '--checkpoints', 1)));
+const BREAKDOWN = args.includes('--breakdown');
 const SAMPLE_MS = 5000;
 const log = (...a) => console.error('memory:', ...a);
 const mib = (kb) => Math.round((kb / 1024) * 10) / 10;
@@ -139,6 +161,34 @@ try {
     log(`heap snapshot ${file}`);
   };
 
+  /** Where the renderer's memory is (--breakdown): allocators, V8 heap committed vs used, DOM counters. */
+  const breakdowns = [];
+  const breakdown = async (label) => {
+    if (!BREAKDOWN) return;
+    const pid = pageRenderer()?.pid ?? null;
+    const heap = await cdp.send('Runtime.getHeapUsage');
+    const dom = await cdp.send('Memory.getDOMCounters').catch(() => null);
+    const st = pid === null ? null : status(pid);
+    const entry = {
+      label,
+      t: Math.round((epochNow() - (startAt ?? epochNow())) / 1000),
+      rssMiB: st ? mib(st.rssKB) : null,
+      rssAnonMiB: st ? mib(st.rssAnonKB) : null,
+      rssShmemMiB: st ? mib(st.rssShmemKB) : null,
+      v8HeapMiB: {
+        used: r1(heap.usedSize / 1048576),
+        committed: r1(heap.totalSize / 1048576),
+        embedderUsed: r1((heap.embedderHeapUsedSize ?? 0) / 1048576),
+        backingStorage: r1((heap.backingStorageSize ?? 0) / 1048576),
+      },
+      dom,
+      allocatorsMiB: pid === null ? null : await memoryInfraDump(browser, pid).catch((e) => ({ error: String(e.message ?? e) })),
+    };
+    breakdowns.push(entry);
+    log(`breakdown ${label}: ${JSON.stringify(entry)}`);
+  };
+  let startAt = null;
+
   // Warm up with the event stream for a short while, so start-up allocations are not counted as drift.
   const warm = Math.min(30, MINUTES * 10);
   log(`warm-up: ${warm} s of events`);
@@ -152,19 +202,26 @@ try {
   });
   await sleep(1000);
   const start = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
+  startAt = start.at;
   await snapshot('start');
+  await breakdown('start');
   await windeck.call('reset', { minSeq: (await sim.call('seq')).seq + 1 });
   log(
     `start: backend heap after GC ${start.backend.heapUsedMiB.toFixed(1)} MiB (RSS ${start.backend.rssMiB.toFixed(0)} MiB), renderer heap after GC ${start.rendererHeapMiB.toFixed(1)} MiB`,
   );
 
   const samples = [];
+  const rendererPid = pageRenderer()?.pid ?? null;
+  const rendererCpu0 = rendererPid === null ? 0 : processCpuMs(rendererPid);
   let running = true;
   const sampler = (async () => {
     while (running) {
       const b = status(windeck.pid);
       const r = pageRenderer();
       const allKB = chromiumProcesses().all.reduce((n, pid) => n + (status(pid)?.rssKB ?? 0), 0);
+      // The renderer's V8 heap as it is (no GC): committed vs used, to tell young-generation and garbage growth
+      // from the rest of the anonymous memory.
+      const heap = await cdp.send('Runtime.getHeapUsage').catch(() => null);
       samples.push({
         t: Math.round((epochNow() - start.at) / 1000),
         backendKB: b?.rssKB ?? null,
@@ -177,29 +234,56 @@ try {
         rendererRssFileKB: r?.rssFileKB ?? null,
         rendererRssShmemKB: r?.rssShmemKB ?? null,
         allKB,
+        rendererV8CommittedMiB: heap ? r1(heap.totalSize / 1048576) : null,
+        rendererV8UsedMiB: heap ? r1(heap.usedSize / 1048576) : null,
       });
       await sleep(SAMPLE_MS);
     }
   })();
   log(`${MINUTES} min of ${NODE_RATE} node + ${POD_RATE} pod events per second ...`);
-  const run = await sim.call('run', {
-    seconds: MINUTES * 60,
-    to: 'windeck',
-    mix: [
-      { plural: 'nodes', rate: NODE_RATE },
-      { plural: 'pods', rate: POD_RATE },
-    ],
-  });
+  const parts = [];
+  const checkpoints = [];
+  for (let i = 1; i <= CHECKPOINTS; i++) {
+    parts.push(
+      await sim.call('run', {
+        seconds: (MINUTES * 60) / CHECKPOINTS,
+        to: 'windeck',
+        mix: [
+          { plural: 'nodes', rate: NODE_RATE },
+          { plural: 'pods', rate: POD_RATE },
+        ],
+      }),
+    );
+    if (i < CHECKPOINTS) {
+      const heapMiB = r1(await rendererHeap());
+      checkpoints.push({ t: Math.round((epochNow() - start.at) / 1000), rendererHeapAfterGcMiB: heapMiB });
+      log(`checkpoint ${i}/${CHECKPOINTS}: renderer heap after GC ${heapMiB} MiB`);
+      await snapshot(`checkpoint-${i}`);
+      await breakdown(`checkpoint-${i}`);
+    }
+  }
+  const sentBy = (k) => parts.reduce((n, p) => n + (p.sent?.[k] ?? 0), 0);
+  const run = {
+    seconds: parts.reduce((n, p) => n + p.seconds, 0),
+    sent: { nodes: sentBy('nodes'), pods: sentBy('pods') },
+    achievedRate: parts.reduce((n, p) => n + p.achievedRate * p.seconds, 0) / parts.reduce((n, p) => n + p.seconds, 0),
+  };
   running = false;
+  const rendererCpuMs = rendererPid === null ? null : processCpuMs(rendererPid) - rendererCpu0;
   await sampler;
   await sleep(1000);
   const end = { backend: await windeck.call('memory', { gc: true }), rendererHeapMiB: await rendererHeap(), at: epochNow() };
   await snapshot('end');
+  await breakdown('end');
   const stats = await windeck.call('stats');
   const rowsStillShown = await page.locator('.fleet-table tbody tr td.cell-name').count();
   const minutes = (end.at - start.at) / 60000;
   const per10 = (d) => r1((d * 10) / minutes);
   const peak = (k) => Math.max(...samples.map((s) => s[k] ?? 0));
+  const median = (k) => {
+    const v = samples.map((s) => s[k] ?? 0).sort((a, b) => a - b);
+    return v.length ? v[Math.floor(v.length / 2)] : 0;
+  };
   const backendHwm = status(windeck.pid)?.hwmKB ?? null;
   const result = {
     bench: 'memory',
@@ -238,11 +322,13 @@ try {
         start: samples[0] ? mib(samples[0].rendererKB) : null,
         end: samples.length ? mib(samples[samples.length - 1].rendererKB) : null,
         peakSampled: mib(peak('rendererKB')),
+        medianSampled: mib(median('rendererKB')),
         peakHwm: mib(peak('rendererHwmKB')),
       },
       // RSS counts Chromium's shared code pages too; anonymous memory is what the page itself holds (close to
       // Chrome's "memory footprint"), PSS splits shared pages between processes.
-      anonymousMiB: { peakSampled: mib(peak('rendererAnonKB')) },
+      anonymousMiB: { peakSampled: mib(peak('rendererAnonKB')), medianSampled: mib(median('rendererAnonKB')) },
+      v8HeapSampledMiB: { committedPeak: r1(peak('rendererV8CommittedMiB')), committedMedian: r1(median('rendererV8CommittedMiB')) },
       pssMiB: { peakSampled: mib(peak('rendererPssKB')) },
       // RSS split as the kernel counts it (/proc/<pid>/status): anonymous, file-backed (Chromium's code and fonts,
       // shared with every Chromium process) and shared memory (e.g. raster tiles handed to the compositor).
@@ -255,12 +341,18 @@ try {
         driftPer10Min: per10(end.rendererHeapMiB - start.rendererHeapMiB),
       },
       rowsStillShown,
+      // CPU time of the page's renderer during the measured minutes (all threads), per second of the run.
+      cpuMsPerSecond: rendererCpuMs === null ? null : r1(rendererCpuMs / run.seconds),
+      ...(checkpoints.length ? { checkpoints } : {}),
+      ...(breakdowns.length ? { breakdown: breakdowns } : {}),
     },
     samples: samples.map((s) => ({
       t: s.t,
       backendMiB: mib(s.backendKB ?? 0),
       rendererMiB: mib(s.rendererKB ?? 0),
       rendererAnonMiB: mib(s.rendererAnonKB ?? 0),
+      rendererV8CommittedMiB: s.rendererV8CommittedMiB,
+      rendererV8UsedMiB: s.rendererV8UsedMiB,
     })),
   };
   log(

@@ -31,6 +31,8 @@ export const EXCLUDED_CHECKS = {
 export const REVIEWED_MEDIUM = {
   OPEN_EXTERNAL_JS_CHECK:
     'the one shell.openExternal call (main.ts openExternal) only runs for URLs that pass isAllowedExternalUrl (policies.ts, hostile-URL corpus in policies.test.ts)',
+  CUSTOM_ARGUMENTS_JS_CHECK:
+    'the one appendSwitch (chromium-flags.ts applyRendererFlags) adds a fixed V8 heap-size flag to --js-flags (no security switch, no value from outside; chromium-flags.test.ts)',
 };
 
 function electronVersion() {

@@ -4,7 +4,19 @@ import fs from 'node:fs';
 export const CHROMIUM = process.env.WINDECK_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
- * Launch headless Chromium; throws with the install command when it is missing. `{ gpu: true }` leaves out
+ * The switches the Electron window applies to its renderer (electron/main/chromium-flags.ts: `--js-flags` with
+ * `--max-semi-space-size`), so the browser benchmarks measure the renderer the product runs. The value is read from
+ * shared/domain/limits.ts (DESKTOP_RENDERER_MAX_SEMI_SPACE_MB), the one place both take it from.
+ */
+export function productRendererArgs() {
+  const limits = fs.readFileSync(new URL('../../shared/domain/limits.ts', import.meta.url), 'utf8');
+  const mb = /export const DESKTOP_RENDERER_MAX_SEMI_SPACE_MB = (\d+);/.exec(limits)?.[1];
+  if (!mb) throw new Error('shared/domain/limits.ts has no DESKTOP_RENDERER_MAX_SEMI_SPACE_MB');
+  return [`--js-flags=--max-semi-space-size=${mb}`];
+}
+
+/**
+ * Launch headless Chromium (with the product's renderer flags, productRendererArgs); throws with the install command when it is missing. `{ gpu: true }` leaves out
  * `--disable-gpu` so Chromium picks its own GPU path (the Electron window composites on the GPU); the default keeps
  * `--disable-gpu` (software raster in the renderer process).
  */
@@ -23,6 +35,7 @@ export async function launchChromium({ gpu = false } = {}) {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...productRendererArgs(),
     ],
   });
 }
@@ -90,4 +103,47 @@ export function threadCpuMs(pid) {
     // process gone
   }
   return out;
+}
+
+/**
+ * One Chromium memory-infra dump ("detailed", after Chromium's own GC) through the browser's CDP Tracing domain:
+ * the allocators of process `pid` as `{ name: MiB }`, top level (v8, blink_gc, partition_alloc, malloc, cc, skia,
+ * font_caches, ...) and one level below for the big ones. Null when the dump has no entry for `pid`.
+ */
+export async function memoryInfraDump(browser, pid) {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReturnAsStream',
+      traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], excludedCategories: ['*'], memoryDumpConfig: { triggers: [] } },
+    });
+    await cdp.send('Tracing.requestMemoryDump', { deterministic: true, levelOfDetail: 'detailed' });
+    await cdp.send('Tracing.end');
+    const { stream } = await done;
+    let text = '';
+    for (;;) {
+      const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+      text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+      if (chunk.eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    const parsed = JSON.parse(text);
+    const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+    const dump = events.filter((e) => e.ph === 'v' && e.pid === pid && e.args?.dumps?.allocators).at(-1);
+    if (!dump) return null;
+    const mib = (attr) => Math.round((Number.parseInt(attr?.value ?? '0', 16) / 1048576) * 10) / 10;
+    const out = {};
+    for (const [name, entry] of Object.entries(dump.args.dumps.allocators)) {
+      const depth = name.split('/').length;
+      const big = /^(v8\/main\/heap|partition_alloc\/partitions|blink_gc\/main\/heap|cc|malloc|skia|gpu|font_caches|web_cache)/.test(name);
+      if (depth === 1 || (big && depth <= (name.startsWith('v8/') || name.startsWith('partition_alloc/') || name.startsWith('blink_gc/') ? 4 : 2))) {
+        const size = mib(entry.attrs?.size);
+        if (size >= 0.1) out[name] = size;
+      }
+    }
+    return out;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }

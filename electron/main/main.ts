@@ -12,6 +12,7 @@ import { preloadTransportsWhenIdle } from '../services/transports/preload';
 import { DESKTOP_WINDOW_STATE_DEBOUNCE_MS } from '../../shared/domain/limits';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { describeDrop, importBundles, validateDroppedPaths } from './bundle-drop';
+import { applyRendererFlags } from './chromium-flags';
 import { createIpcBridge, type IpcBridge } from './ipc-bridge';
 import { buildMenuTemplate } from './menu';
 import { OperationNotifier } from './notifier';
@@ -36,6 +37,7 @@ app.setPath('userData', home);
 // Windows shows notifications only for an app with a user model id (the installer's shortcut carries the same).
 if (process.platform === 'win32') app.setAppUserModelId('io.windeck.console');
 app.enableSandbox();
+applyRendererFlags(app.commandLine);
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 let services: Services | null = null;

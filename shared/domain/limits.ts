@@ -91,6 +91,8 @@ export const DESKTOP_NOTIFY_MIN_DURATION_MS = 5_000;
 export const DESKTOP_WINDOW_STATE_DEBOUNCE_MS = 500;
 /** Desktop: files accepted in one drop onto the window. */
 export const DESKTOP_DROP_MAX_FILES = 20;
+/** Desktop: V8 semi-space cap of the window's renderer (--js-flags, electron/main/chromium-flags.ts; the bench reads it too). */
+export const DESKTOP_RENDERER_MAX_SEMI_SPACE_MB = 2;
 /** Restarts: cancellable countdown before the first change, and how long a restarted component must stay up. */
 export const RESTART_GRACE_MS = 5_000;
 export const RESTART_SETTLE_MS = 15_000;

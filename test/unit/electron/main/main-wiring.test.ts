@@ -80,7 +80,14 @@ describe('main.ts wiring (bundle run against a recording electron stand-in)', ()
     expect(report.errors).toEqual([]);
     // Before ready: name, data dir, sandbox, scheme, single-instance lock. After: protocol and IPC.
     const order = report.order;
-    for (const name of ['app.setName', 'app.setPath', 'app.enableSandbox', 'protocol.registerSchemesAsPrivileged', 'app.requestSingleInstanceLock']) {
+    for (const name of [
+      'app.setName',
+      'app.setPath',
+      'app.enableSandbox',
+      'app.commandLine.appendSwitch',
+      'protocol.registerSchemesAsPrivileged',
+      'app.requestSingleInstanceLock',
+    ]) {
       expect(order, name).toContain(name);
     }
     expect(order).toContain('protocol.handle@ready');

@@ -93,6 +93,21 @@ class App extends EventEmitter {
   setAppUserModelId(id) {
     log('app.setAppUserModelId', id);
   }
+  /** Chromium switches main.ts appends before ready (js-flags for the renderer). */
+  commandLine = {
+    switches: new Map(),
+    appendSwitch(name, value = '') {
+      log('app.commandLine.appendSwitch', name, value);
+      if (record.readyFired) record.errors.push(`app.commandLine.appendSwitch(${name}) after ready`);
+      this.switches.set(name, value);
+    },
+    hasSwitch(name) {
+      return this.switches.has(name);
+    },
+    getSwitchValue(name) {
+      return this.switches.get(name) ?? '';
+    },
+  };
   enableSandbox() {
     log('app.enableSandbox');
     if (record.readyFired) record.errors.push('app.enableSandbox after ready');
