@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleProgram, flag, root } from './lib/build.mjs';
 import { opensshClientOptions } from './lib/openssh.mjs';
+import { sshdConfigText } from '../test/interop/sshd-harness.mjs';
 import { runMeasured } from './lib/proc.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
@@ -122,26 +123,13 @@ try {
   const config = path.join(tmp, 'sshd_config');
   fs.writeFileSync(
     config,
-    [
-      `ListenAddress 127.0.0.1:${port}`,
-      `HostKey ${hostKey}`,
-      `PidFile ${path.join(tmp, 'sshd.pid')}`,
-      `AuthorizedKeysFile ${authorized}`,
-      'PubkeyAuthentication yes',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'UsePAM no',
-      'StrictModes no',
-      'PermitRootLogin prohibit-password',
-      'AllowTcpForwarding no',
-      'X11Forwarding no',
-      'PermitTTY no',
-      `Ciphers ${CIPHER}`,
-      'Subsystem sftp internal-sftp',
-      'ForceCommand internal-sftp',
-      `ChrootDirectory ${chroot}`,
-      '',
-    ].join('\n'),
+    sshdConfigText({
+      listen: [{ host: '127.0.0.1', port }],
+      hostKey,
+      pidFile: path.join(tmp, 'sshd.pid'),
+      authorizedKeysFile: authorized,
+      extra: [`Ciphers ${CIPHER}`, 'Subsystem sftp internal-sftp', 'ForceCommand internal-sftp', `ChrootDirectory ${chroot}`],
+    }),
   );
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   execFileSync(sshdBin, ['-t', '-f', config]);

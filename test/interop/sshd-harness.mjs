@@ -28,6 +28,31 @@ function freePort(host) {
 }
 
 /**
+ * The sshd_config every loopback sshd of the tests and benches shares: listen addresses, host key, pid file, one
+ * authorized_keys file, public-key login only (no PAM, no passwords, no forwarding, no TTY), then `extra` lines
+ * (ForceCommand, ChrootDirectory, Ciphers, limits...).
+ */
+export function sshdConfigText({ listen, hostKey, pidFile, authorizedKeysFile, extra = [] }) {
+  return [
+    ...listen.map((a) => `ListenAddress ${a.host}:${a.port}`),
+    `HostKey ${hostKey}`,
+    `PidFile ${pidFile}`,
+    `AuthorizedKeysFile ${authorizedKeysFile}`,
+    'PubkeyAuthentication yes',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    'StrictModes no',
+    'PermitRootLogin prohibit-password',
+    'AllowTcpForwarding no',
+    'X11Forwarding no',
+    'PermitTTY no',
+    ...extra,
+    '',
+  ].join('\n');
+}
+
+/**
  * Start sshd. `relay` is {host, port} of the simulator's command relay; `authorizedKeys` are public key lines
  * for the current user. Resolves once sshd listens. `stop()` kills it and waits. `forceCommand` replaces the
  * relay helper with another command line (the fan-out benchmark replays recorded answers with `/bin/sh`).
@@ -64,26 +89,18 @@ export async function startSshd({
     const config = path.join(dir, 'sshd_config');
     fs.writeFileSync(
       config,
-      [
-        ...addresses.map((a) => `ListenAddress ${a.host}:${a.port}`),
-        `HostKey ${hostKey}`,
-        `PidFile ${path.join(dir, 'sshd.pid')}`,
-        `AuthorizedKeysFile ${authorized}`,
-        'PubkeyAuthentication yes',
-        'PasswordAuthentication no',
-        'KbdInteractiveAuthentication no',
-        'UsePAM no',
-        'StrictModes no',
-        'PermitRootLogin prohibit-password',
-        'AllowTcpForwarding no',
-        'X11Forwarding no',
-        'PermitTTY no',
-        `LogLevel ${logLevel}`,
-        `MaxSessions ${maxSessions}`,
-        `MaxStartups ${maxStartups}`,
-        `ForceCommand ${forceCommand ?? `${nodePath} ${helperPath} ${relay.host}:${relay.port}`}`,
-        '',
-      ].join('\n'),
+      sshdConfigText({
+        listen: addresses,
+        hostKey,
+        pidFile: path.join(dir, 'sshd.pid'),
+        authorizedKeysFile: authorized,
+        extra: [
+          `LogLevel ${logLevel}`,
+          `MaxSessions ${maxSessions}`,
+          `MaxStartups ${maxStartups}`,
+          `ForceCommand ${forceCommand ?? `${nodePath} ${helperPath} ${relay.host}:${relay.port}`}`,
+        ],
+      }),
     );
     execFileSync(sshd, ['-t', '-f', config]);
     const log = fs.openSync(logFile, 'a');

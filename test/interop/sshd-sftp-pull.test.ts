@@ -13,6 +13,8 @@ import { SshPool } from '../../electron/services/transports/ssh/pool';
 import { sftpReadSize } from '../../electron/services/transports/ssh/sftp-read';
 import { generateKeyPair, publicKeyLine } from '../../electron/sim/windows-node/ssh-server';
 import { tempDir, waitFor } from '../helpers/temp-dir';
+// @ts-expect-error plain JavaScript helper shared with bench/pull.mjs and bench/fanout.mjs
+import { sshdConfigText } from './sshd-harness.mjs';
 
 /**
  * Interop: a log pulled over SFTP from the real OpenSSH sshd (internal-sftp in a chroot that holds
@@ -68,25 +70,13 @@ beforeAll(async () => {
   const config = path.join(tmp.dir, 'sshd_config');
   fs.writeFileSync(
     config,
-    [
-      `ListenAddress 127.0.0.1:${port}`,
-      `HostKey ${hostKey}`,
-      `PidFile ${path.join(tmp.dir, 'sshd.pid')}`,
-      `AuthorizedKeysFile ${authorized}`,
-      'PubkeyAuthentication yes',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'UsePAM no',
-      'StrictModes no',
-      'PermitRootLogin prohibit-password',
-      'AllowTcpForwarding no',
-      'X11Forwarding no',
-      'PermitTTY no',
-      'Subsystem sftp internal-sftp',
-      'ForceCommand internal-sftp',
-      `ChrootDirectory ${chroot}`,
-      '',
-    ].join('\n'),
+    sshdConfigText({
+      listen: [{ host: '127.0.0.1', port }],
+      hostKey,
+      pidFile: path.join(tmp.dir, 'sshd.pid'),
+      authorizedKeysFile: authorized,
+      extra: ['Subsystem sftp internal-sftp', 'ForceCommand internal-sftp', `ChrootDirectory ${chroot}`],
+    }),
   );
   const sshdBin = ['/usr/sbin/sshd', '/usr/local/sbin/sshd'].find((p) => fs.existsSync(p));
   if (!sshdBin) throw new Error('OpenSSH sshd is not installed: apt-get install -y openssh-server');

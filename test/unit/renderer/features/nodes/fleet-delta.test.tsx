@@ -11,6 +11,7 @@ import { probeRun } from '../../../../helpers/probe-run';
 import { testServices } from '../../../../helpers/services';
 import { inProcessTransport } from '../../in-process-transport';
 import { nodeModel, seedCluster } from '../../seed';
+import { nodeListAnswer as answer, nodeSummary as summary } from '../../node-list-fixtures';
 
 const NODE_COUNT = 2_000;
 const pad = (i: number) => `node-${String(i).padStart(4, '0')}`;
@@ -151,22 +152,6 @@ describe('fleet view: node deltas through the real backend', () => {
 });
 
 describe('applyNodeList', () => {
-  const summary = (name: string, runtime = 'containerd://1') => ({
-    name,
-    os: 'windows' as const,
-    ready: true,
-    windowsBuild: 20348,
-    windowsRelease: 'Windows Server 2022',
-    kubeletVersion: 'v1.32.1',
-    containerRuntime: runtime,
-    internalIP: null,
-    podCount: 1,
-    health: 'healthy' as const,
-    reasons: [],
-    syncedAt: 1,
-  });
-  const answer = (over: Partial<NodeListResult>): NodeListResult => ({ cluster: null, nodes: [], probes: {}, cursor: 'c', full: false, removed: [], ...over });
-
   it('keeps unchanged row objects, replaces changed ones, drops removed ones with their probes', () => {
     const full = applyNodeList(
       null,

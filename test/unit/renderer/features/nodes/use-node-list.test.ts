@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeListResult, NodeProbeBrief } from '../../../../../shared/contract/methods/nodes';
+import type { NodeProbeBrief } from '../../../../../shared/contract/methods/nodes';
 import { applyNodeList, toResult } from '../../../../../renderer/features/nodes/use-node-list';
+import { nodeListAnswer as answer, nodeSummary as summary } from '../../node-list-fixtures';
 
-const summary = (name: string, runtime = 'containerd://1') => ({
-  name,
-  os: 'windows' as const,
-  ready: true,
-  windowsBuild: 20348,
-  windowsRelease: 'Windows Server 2022',
-  kubeletVersion: 'v1.32.1',
-  containerRuntime: runtime,
-  internalIP: null,
-  podCount: 1,
-  health: 'healthy' as const,
-  reasons: [],
-  syncedAt: 1,
-});
 const brief = (probedAt: number, kubelet = 'Running'): NodeProbeBrief => ({ probedAt, servicesAt: probedAt, servicesOk: true, services: { kubelet } });
-const answer = (over: Partial<NodeListResult>): NodeListResult => ({ cluster: null, nodes: [], probes: {}, cursor: 'c', full: false, removed: [], ...over });
 
 describe('node list deltas: the probe map is copied only when a probe brief changes', () => {
   const full = () =>
