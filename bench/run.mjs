@@ -160,6 +160,16 @@ function judge(name, r) {
         { ratio: t },
       ),
     );
+    if (r.ratio?.inProcessThroughputVsScp != null)
+      out.push(
+        verdict(
+          "the same pull timed inside the running Windeck process (connect + auth + transfer; Node and ssh2 already loaded, as in the console) vs scp's whole run",
+          'report',
+          `${fmt(r.windeck.inProcessMbPerSecond, 1)} MB/s vs ${fmt(r.scp.mbPerSecond, 1)} MB/s = ${fmt(r.ratio.inProcessThroughputVsScp)}x (the verdict above counts Windeck's whole process, as scp's)`,
+          true,
+          { informational: true },
+        ),
+      );
     if (r.ratio?.cpuPerMBVsScp != null)
       out.push(
         verdict(
