@@ -424,10 +424,13 @@ function scanText(text: string, extraScanner: LiteralScanner | null = null, from
       }
     }
   }
+  // A hostile text (a word start at every character) grows the scratch to its length: do not keep that.
+  if (hitScratch.length > HIT_SCRATCH_KEPT) hitScratch = new Int32Array(HIT_SCRATCH_KEPT);
   return { triggers, runs: base64Runs(text, from), extra };
 }
 
 /** Offsets noted by scanText's hot loop (reused across calls; grown when a text has more). */
+const HIT_SCRATCH_KEPT = 64 * 1024;
 let hitScratch = new Int32Array(16 * 1024);
 
 /** Base64 alphabet characters a kept run needs at least (20 with up to two `=` of padding). */
