@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeExternals } from './node-externals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -18,7 +19,9 @@ const node = {
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
+  // Native and lazily loaded packages stay in node_modules; zod, js-yaml and ws are bundled (start-up time; see
+  // build/node-externals.mjs).
+  external: nodeExternals(pkg),
   sourcemap: 'linked',
   logLevel: 'warning',
   loader: { '.ps1': 'text' },
@@ -40,7 +43,7 @@ const jobs = [
   build({ ...node, entryPoints: [path.join(root, 'electron/services/bundle/redact-worker.ts')], outfile: path.join(dist, 'redact-worker.js') }),
 ];
 if (exists('electron/main/main.ts')) {
-  jobs.push(build({ ...node, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(dist, 'electron/main.js'), external: ['electron'] }));
+  jobs.push(build({ ...node, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(dist, 'electron/main.js') }));
 }
 if (exists('electron/preload/preload.ts')) {
   jobs.push(
@@ -50,7 +53,6 @@ if (exists('electron/preload/preload.ts')) {
       banner: {},
       entryPoints: [path.join(root, 'electron/preload/preload.ts')],
       outfile: path.join(dist, 'electron/preload.cjs'),
-      external: ['electron'],
     }),
   );
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { nodeExternals } from '../../build/node-externals.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const outDir = path.join(root, 'bench', 'out');
@@ -13,7 +14,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
+  // As build/build.mjs: zod, js-yaml and ws bundled, native and lazily loaded packages from node_modules.
+  external: nodeExternals(),
   logLevel: 'warning',
   loader: { '.ps1': 'text' },
   define: { WINDECK_VERSION: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
