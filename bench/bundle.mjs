@@ -133,7 +133,8 @@ await build({
       import { buildManifest } from ${JSON.stringify(path.join(root, 'electron/services/bundle/manifest.ts'))};
       const [logs, output] = process.argv.slice(2);
       const started = Date.now();
-      const stage = await BundleStage.create(path.dirname(output), { level: 'standard', pseudonyms: null });
+      // zipOnly: as bundles:export makes it for a .zip output (streamed logs keep only their deflated copy).
+      const stage = await BundleStage.create(path.dirname(output), { level: 'standard', pseudonyms: null, zipOnly: true });
       try {
         // All entries handed over at once: the stage's worker pool (one per core) redacts them in parallel.
         await Promise.all(fs.readdirSync(logs).sort().map((name) => stage.writeStream('nodes/bench-node/logs/' + name, { file: path.join(logs, name) }, { gzipped: name.endsWith('.gz') })));

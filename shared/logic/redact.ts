@@ -2,6 +2,7 @@ import { base64Decode, looksUtf16le, percentDecode, percentEncode, printableRati
 import { KIND_PRIORITY, LAST_APPLIED_ANNOTATION, SECRET_PATTERNS, TRIGGER_WORDS, type RedactionKind, type SecretKind } from './redact-patterns';
 import { PseudonymTable } from './redact-pseudonyms';
 import { LiteralScanner, foldTable, slotOf } from './redact-scan';
+import { kernelScan } from './redact-scan-wasm';
 
 /**
  * Redaction of text before anything is written into a bundle (DESIGN.md section 6, issue 6). Pure: strings and
@@ -178,7 +179,14 @@ function runPatterns(text: string, offset: number, spans: Span[]): void {
 }
 
 /** Run every secret pattern over `text`; then the structural rules; then look inside encoded runs. */
-function detect(text: string, depth: number, scanner: TextScanner | undefined, companion?: Companion, reuse?: ScanReuse): Span[] {
+function detect(
+  text: string,
+  depth: number,
+  scanner: TextScanner | undefined,
+  companion?: Companion,
+  reuse?: ScanReuse,
+  bytes?: readonly Uint8Array[],
+): Span[] {
   const spans: Span[] = [];
   // A regex run flattens a concatenated string in place; the scans below then read a flat string.
   // eslint-disable-next-line no-control-regex
@@ -188,8 +196,8 @@ function detect(text: string, depth: number, scanner: TextScanner | undefined, c
   const scan = scanner
     ? scanner.scan(text, companion?.scanner ?? null)
     : reuse?.prior
-      ? joinScans(reuse.prior.scan, scanText(text, companion?.scanner ?? null, reuse.prior.upTo))
-      : scanText(text, companion?.scanner ?? null);
+      ? joinScans(reuse.prior.scan, scanText(text, companion?.scanner ?? null, reuse.prior.upTo, bytes))
+      : scanText(text, companion?.scanner ?? null, 0, bytes);
   if (companion) companion.matches = scan.extra;
   if (reuse && !scanner) reuse.result = scan;
   if (text.length <= SMALL_TEXT_CHARS) runPatterns(text, 0, spans);
@@ -230,7 +238,8 @@ function detectStructural(text: string, spans: Span[]): void {
       }
     }
   }
-  if (/kind["']?\s*:\s*["']?Secret\b/.test(text)) {
+  // `includes` first: a plain substring search skips through a log far faster than the expression.
+  if (text.includes('Secret') && /kind["']?\s*:\s*["']?Secret\b/.test(text)) {
     detectYamlSecretData(text, spans);
     detectJsonSecretData(text, spans);
   }
@@ -374,7 +383,7 @@ function keepRun(text: string, start: number, end: number, bits: number, checkAf
  * only (`base64Runs`). `redact-scan.test.ts` proves both equal to the first, separate scans (kept in
  * `test/unit/shared/logic/reference-scanners.ts`) on hostile random texts.
  */
-function scanText(text: string, extraScanner: LiteralScanner | null = null, from = 0): Scan {
+function scanText(text: string, extraScanner: LiteralScanner | null = null, from = 0, bytes?: readonly Uint8Array[]): Scan {
   const triggers: Array<[number, number]> = [];
   const extra: Array<[number, number]> = [];
   const fold = foldTable();
@@ -386,10 +395,13 @@ function scanText(text: string, extraScanner: LiteralScanner | null = null, from
   const n = text.length;
   // The hot loop only notes where a word may end its first three characters (about one character in a hundred
   // of log text); the words are compared after it, so the loop stays small enough to run fast.
-  let hits = hitScratch;
-  let count = 0;
+  // A Latin-1 text given with its bytes goes through the WebAssembly kernel (the same two loops; see
+  // redact-scan-wasm.ts), which also finds the base64 runs.
+  const kernel = bytes ? kernelScan(bytes, n, from, either) : null;
+  let hits = kernel ? kernel.hits : hitScratch;
+  let count = kernel ? kernel.count : 0;
   let key = 0;
-  for (let i = from; i < n; i++) {
+  for (let i = kernel ? n : from; i < n; i++) {
     key = ((key << 7) | (fold[text.charCodeAt(i)] as number)) & 0x1fffff;
     if (either[slotOf(key)] !== 0) {
       if (count === hits.length) {
@@ -426,7 +438,7 @@ function scanText(text: string, extraScanner: LiteralScanner | null = null, from
   }
   // A hostile text (a word start at every character) grows the scratch to its length: do not keep that.
   if (hitScratch.length > HIT_SCRATCH_KEPT) hitScratch = new Int32Array(HIT_SCRATCH_KEPT);
-  return { triggers, runs: base64Runs(text, from), extra };
+  return { triggers, runs: kernel ? kernel.runs : base64Runs(text, from), extra };
 }
 
 /** Offsets noted by scanText's hot loop (reused across calls; grown when a text has more). */
@@ -539,8 +551,9 @@ interface Companion {
 }
 
 /** What `detect` learns from one pass over a text (`scanText`); the equivalence tests compare it to the reference. */
-export function scanForRedaction(text: string): { triggers: Array<[number, number]>; runs: Array<[number, number]> } {
-  const { triggers, runs } = scanText(text);
+export function scanForRedaction(text: string, bytes?: Uint8Array): { triggers: Array<[number, number]>; runs: Array<[number, number]> } {
+  // With `bytes` (the text's Latin-1 bytes) through the WebAssembly kernel, as streamed logs are.
+  const { triggers, runs } = scanText(text, null, 0, bytes ? [bytes] : undefined);
   return { triggers, runs };
 }
 
@@ -891,10 +904,11 @@ function redactRegion(
   lineOffset: number,
   companionScanner: LiteralScanner | null = null,
   reuse?: ScanReuse,
+  bytes?: readonly Uint8Array[],
 ): RedactResult & { companion: Array<[number, number]> | null } {
   const spans: Span[] = [];
   const companion: Companion | undefined = companionScanner ? { scanner: companionScanner, matches: [] } : undefined;
-  for (const s of detect(text, 0, options.scanner, companion, reuse)) {
+  for (const s of detect(text, 0, options.scanner, companion, reuse, bytes)) {
     if (s.end <= emitFrom) continue;
     if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
     else spans.push(s);
@@ -1120,6 +1134,14 @@ export class StreamRedactor {
   companionMatches: Array<[number, number]> = [];
   /** The scan of `context` (it is made of whole lines of the last part), so it is not read twice. */
   private contextScan: Scan | null = null;
+  /**
+   * The Latin-1 bytes of `pending` (pieces) and of `context`, while every part came with its bytes (`push`'s
+   * second argument): detection then scans them with the WebAssembly kernel (scanText). Null: not known.
+   */
+  private pendingBytes: Uint8Array[] | null = [];
+  private contextBytes: Uint8Array | null = new Uint8Array(0);
+  /** `context + chunk` as one flat string, given by the caller with the last push (see `push`). */
+  private joinedHint: { text: string; cut: number } | null = null;
 
   constructor(
     private readonly options: RedactOptions,
@@ -1128,7 +1150,27 @@ export class StreamRedactor {
     private readonly companion: LiteralScanner | null = null,
   ) {}
 
-  push(chunk: string): string {
+  /**
+   * `bytes`, when given, are `chunk`'s Latin-1 bytes (one per character: a chunk decoded as `latin1`); they only
+   * make the scan faster (the output is the same).
+   */
+  push(chunk: string, bytes?: Uint8Array, joined?: string): string {
+    // `joined`: the caller decoded `latin1Context` and the chunk in one go. Used as the detection text when the
+    // whole chunk is redacted now (it saves concatenating and copying the two, and a half-MB string per part).
+    this.joinedHint =
+      joined !== undefined &&
+      this.pending === '' &&
+      joined.length === this.context.length + chunk.length &&
+      // `===` compares flat characters at memory speed; startsWith/endsWith go character by character.
+      joined.slice(0, this.context.length) === this.context &&
+      joined.slice(this.context.length) === chunk
+        ? { text: joined, cut: chunk.length }
+        : null;
+    if (this.pendingBytes) {
+      if (bytes && bytes.length === chunk.length && sameLatin1Sample(chunk, bytes)) {
+        if (bytes.length > 0) this.pendingBytes.push(bytes);
+      } else this.dropBytes();
+    }
     this.pending += chunk;
     let cut = this.pending.lastIndexOf('\n') + 1;
     this.companionMatches = [];
@@ -1150,17 +1192,36 @@ export class StreamRedactor {
 
   end(): string {
     this.companionMatches = [];
+    this.joinedHint = null;
     if (this.pending === '') return '';
     return this.run(this.pending, this.pending.length);
   }
 
+  /** The Latin-1 bytes of the current context (while every push came with its bytes), else null. */
+  get latin1Context(): Uint8Array | null {
+    return this.pendingBytes && this.pending === '' ? this.contextBytes : null;
+  }
+
+  private dropBytes(): void {
+    this.pendingBytes = null;
+    this.contextBytes = null;
+  }
+
   private run(part: string, cut: number): string {
     this.pending = this.pending.slice(cut);
+    let bytes: Uint8Array[] | undefined;
+    if (this.pendingBytes && this.contextBytes) {
+      const [head, tail] = splitPieces(this.pendingBytes, cut);
+      this.pendingBytes = tail;
+      bytes = this.contextBytes.length > 0 ? [this.contextBytes, ...head] : head;
+    }
     const remaining = Math.max(0, (this.options.maxFindings ?? 500) - this.findings.length);
     const reuse: ScanReuse = this.contextScan && this.context !== '' ? { prior: { upTo: this.context.length, scan: this.contextScan } } : {};
     // One string for detection and for the next context (it is flattened once, by the detection's first search).
-    const joined = this.context + part;
-    const r = redactRegion(joined, this.context.length, { ...this.options, maxFindings: remaining }, this.lines, this.companion, reuse);
+    const hint = this.joinedHint;
+    this.joinedHint = null;
+    const joined = hint && hint.cut === cut && part.length === cut ? hint.text : this.context + part;
+    const r = redactRegion(joined, this.context.length, { ...this.options, maxFindings: remaining }, this.lines, this.companion, reuse, bytes);
     this.companionMatches = r.companion ?? [];
     mergeCounts(this.counts, r.counts);
     this.findings.push(...r.findings);
@@ -1170,9 +1231,51 @@ export class StreamRedactor {
     let from = Math.max(0, joined.length - this.contextChars);
     if (from > 0) from = joined.indexOf('\n', from) + 1;
     this.context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
+    if (bytes) this.contextBytes = copyPieces(bytes, joined.length - this.context.length, joined.length);
     // The context's scan is reusable when it ends a line (a forced cut inside a line continues that line).
     this.contextScan =
       reuse.result && this.context !== '' && joined.charCodeAt(joined.length - 1) === 10 ? scanFrom(reuse.result, joined.length - this.context.length) : null;
     return r.text;
   }
+}
+
+/** Pieces of bytes split at offset `cut` of their concatenation (views, no copy). */
+function splitPieces(pieces: Uint8Array[], cut: number): [Uint8Array[], Uint8Array[]] {
+  const head: Uint8Array[] = [];
+  const tail: Uint8Array[] = [];
+  let at = 0;
+  for (const p of pieces) {
+    if (at + p.length <= cut) head.push(p);
+    else if (at >= cut) tail.push(p);
+    else {
+      head.push(p.subarray(0, cut - at));
+      tail.push(p.subarray(cut - at));
+    }
+    at += p.length;
+  }
+  return [head, tail];
+}
+
+/** A copy of bytes [from, to) of the pieces' concatenation. */
+function copyPieces(pieces: readonly Uint8Array[], from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
+  let at = 0;
+  for (const p of pieces) {
+    const a = Math.max(from, at);
+    const b = Math.min(to, at + p.length);
+    if (a < b) out.set(p.subarray(a - at, b - at), a - from);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A cheap check of the `push` contract (bytes are the chunk's Latin-1 bytes) at 65 evenly spaced offsets. */
+function sameLatin1Sample(text: string, bytes: Uint8Array): boolean {
+  const n = text.length;
+  if (n === 0) return true;
+  for (let k = 0; k <= 64; k++) {
+    const i = Math.floor(((n - 1) * k) / 64);
+    if (text.charCodeAt(i) !== bytes[i]) return false;
+  }
+  return true;
 }

@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { WindeckError } from '../../../shared/contract/errors';
-import type { BundleError, BundleExportResult, BundleFile, BundleManifest, BundlePreview, CollectSpec, RedactionLevel } from '../../../shared/contract/methods/bundles';
+import type {
+  BundleError,
+  BundleExportResult,
+  BundleFile,
+  BundleManifest,
+  BundlePreview,
+  CollectSpec,
+  RedactionLevel,
+} from '../../../shared/contract/methods/bundles';
 import { BUNDLE_COLLECT_TIMEOUT_MS, BUNDLE_DEFAULT_SINCE_MS, BUNDLE_RETRY_POLL_MS } from '../../../shared/domain/limits';
 import { redactText } from '../../../shared/logic/redact';
 import { PseudonymTable } from '../../../shared/logic/redact-pseudonyms';
@@ -94,7 +102,12 @@ export class BundleService {
   }
 
   /** Collect into `stage` (the shared part of preview and export). */
-  private async collect(spec: CollectSpec, stage: BundleStage, signal: AbortSignal, progress: (p: { step?: { index: number; count: number; title: string }; fraction?: number | null; message?: string }) => void): Promise<{ result: CollectResult; clusterId: string | null }> {
+  private async collect(
+    spec: CollectSpec,
+    stage: BundleStage,
+    signal: AbortSignal,
+    progress: (p: { step?: { index: number; count: number; title: string }; fraction?: number | null; message?: string }) => void,
+  ): Promise<{ result: CollectResult; clusterId: string | null }> {
     const since = parseSince(spec.since);
     const { cluster, hosts, dispose } = this.sources(spec);
     try {
@@ -127,7 +140,11 @@ export class BundleService {
   private manifestFactory(stage: BundleStage, result: CollectResult): (files: BundleFile[], part?: { index: number; count: number }) => BundleManifest {
     const opts = { level: stage.level, pseudonyms: stage.pseudonyms };
     const clean = (s: string | null) => (s === null ? null : redactText(s, opts).text);
-    const errors: BundleError[] = result.errors.map((e) => ({ node: e.node === null ? null : (stage.pseudonyms?.host(e.node) ?? e.node), step: e.step, message: clean(e.message) ?? '' }));
+    const errors: BundleError[] = result.errors.map((e) => ({
+      node: e.node === null ? null : (stage.pseudonyms?.host(e.node) ?? e.node),
+      step: e.step,
+      message: clean(e.message) ?? '',
+    }));
     const created = new Date(this.core.clock.now());
     return (files, part) =>
       buildManifest({
@@ -143,7 +160,13 @@ export class BundleService {
       });
   }
 
-  private async write(stage: BundleStage, result: CollectResult, output: string, signal: AbortSignal, keepStage: boolean): Promise<{ paths: string[]; manifest: BundleManifest }> {
+  private async write(
+    stage: BundleStage,
+    result: CollectResult,
+    output: string,
+    signal: AbortSignal,
+    keepStage: boolean,
+  ): Promise<{ paths: string[]; manifest: BundleManifest }> {
     const target = await outputKind(output);
     const factory = this.manifestFactory(stage, result);
     const all = [...stage.records.values()].map((r) => ({ path: r.path, sha256: r.sha256, size: r.size }));
@@ -152,7 +175,10 @@ export class BundleService {
       const written = await writeBundleDir(stage, target.path, manifest, { keepStage });
       return { paths: [written], manifest };
     }
-    const zipped = await writeBundleZip(stage, target.path, factory, { signal, ...(this.options.maxPartBytes ? { maxPartBytes: this.options.maxPartBytes } : {}) });
+    const zipped = await writeBundleZip(stage, target.path, factory, {
+      signal,
+      ...(this.options.maxPartBytes ? { maxPartBytes: this.options.maxPartBytes } : {}),
+    });
     return { paths: zipped.paths, manifest: factory(all) };
   }
 
@@ -174,23 +200,42 @@ export class BundleService {
   /** Collect and keep the staged result for `bundles:export { previewId }`. */
   startPreview(spec: CollectSpec, signal?: AbortSignal): StartedOperation<BundlePreview> {
     this.pruneExpired();
-    return this.core.ops.start({ kind: 'collect', title: `Preview bundle of ${spec.nodes.join(', ')}`, timeoutMs: BUNDLE_COLLECT_TIMEOUT_MS, ...(spec.nodes.length === 1 ? { node: spec.nodes[0] } : {}), ...(signal ? { signal } : {}) }, async (op) => {
-      const stage = await BundleStage.create(this.stagingParent(), { level: spec.redact, pseudonyms: this.table(spec.redact) }, 'preview');
-      try {
-        const { result, clusterId } = await this.collect(spec, stage, op.signal, (p) => op.progress(p));
-        const previewId = `pv-${Date.now().toString(36)}-${crypto.randomBytes(5).toString('hex')}`;
-        const expiresAt = this.core.clock.now() + PREVIEW_TTL_MS;
-        this.previews.set(previewId, { stage, spec, result, expiresAt, clusterId });
-        return buildPreview({ previewId, stage, level: spec.redact, nodes: result.bundleNodes, errors: this.manifestFactory(stage, result)([]).errors, expiresAt });
-      } catch (error) {
-        await stage.remove();
-        throw error;
-      }
-    });
+    return this.core.ops.start(
+      {
+        kind: 'collect',
+        title: `Preview bundle of ${spec.nodes.join(', ')}`,
+        timeoutMs: BUNDLE_COLLECT_TIMEOUT_MS,
+        ...(spec.nodes.length === 1 ? { node: spec.nodes[0] } : {}),
+        ...(signal ? { signal } : {}),
+      },
+      async (op) => {
+        const stage = await BundleStage.create(this.stagingParent(), { level: spec.redact, pseudonyms: this.table(spec.redact) }, 'preview');
+        try {
+          const { result, clusterId } = await this.collect(spec, stage, op.signal, (p) => op.progress(p));
+          const previewId = `pv-${Date.now().toString(36)}-${crypto.randomBytes(5).toString('hex')}`;
+          const expiresAt = this.core.clock.now() + PREVIEW_TTL_MS;
+          this.previews.set(previewId, { stage, spec, result, expiresAt, clusterId });
+          return buildPreview({
+            previewId,
+            stage,
+            level: spec.redact,
+            nodes: result.bundleNodes,
+            errors: this.manifestFactory(stage, result)([]).errors,
+            expiresAt,
+          });
+        } catch (error) {
+          await stage.remove();
+          throw error;
+        }
+      },
+    );
   }
 
   /** Write a bundle from a preview or a fresh collection. */
-  startExport(request: { previewId?: string | undefined; spec?: CollectSpec | undefined; output: string }, signal?: AbortSignal): StartedOperation<BundleExportResult> {
+  startExport(
+    request: { previewId?: string | undefined; spec?: CollectSpec | undefined; output: string },
+    signal?: AbortSignal,
+  ): StartedOperation<BundleExportResult> {
     const preview = request.previewId ? this.previews.get(request.previewId) : undefined;
     if (request.previewId && (!preview || preview.expiresAt < this.core.clock.now())) {
       throw new WindeckError('NOT_FOUND', `Preview ${request.previewId} is gone (expired or already exported); preview again.`);
@@ -198,7 +243,13 @@ export class BundleService {
     const spec = preview?.spec ?? request.spec;
     if (!spec) throw new WindeckError('VALIDATION', 'Give a previewId or a collection spec.');
     return this.core.ops.start(
-      { kind: 'collect', title: `Bundle of ${spec.nodes.join(', ')}`, timeoutMs: BUNDLE_COLLECT_TIMEOUT_MS, ...(spec.nodes.length === 1 ? { node: spec.nodes[0] } : {}), ...(signal ? { signal } : {}) },
+      {
+        kind: 'collect',
+        title: `Bundle of ${spec.nodes.join(', ')}`,
+        timeoutMs: BUNDLE_COLLECT_TIMEOUT_MS,
+        ...(spec.nodes.length === 1 ? { node: spec.nodes[0] } : {}),
+        ...(signal ? { signal } : {}),
+      },
       async (op) => {
         await outputKind(request.output);
         if (preview) {
@@ -214,7 +265,8 @@ export class BundleService {
         }
         const target = await outputKind(request.output);
         const parent = path.dirname(target.path);
-        const stage = await BundleStage.create(parent, { level: spec.redact, pseudonyms: this.table(spec.redact) });
+        // A zip needs only the deflated copies of streamed logs (no plain staged copy); a folder needs the files.
+        const stage = await BundleStage.create(parent, { level: spec.redact, pseudonyms: this.table(spec.redact), zipOnly: target.kind !== 'dir' });
         try {
           const { result, clusterId } = await this.collect(spec, stage, op.signal, (p) => op.progress(p));
           op.throwIfAborted();
@@ -231,7 +283,10 @@ export class BundleService {
 
   /** Name of a retry bundle next to the original: `x.zip` -> `x.retry-<node>-<time>.zip`; folders likewise. */
   static retryOutput(original: string, node: string, now: number): string {
-    const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date(now)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const safe = node.replace(/[^A-Za-z0-9._-]/g, '_');
     if (/\.zip$/i.test(original)) return original.replace(/\.zip$/i, `.retry-${safe}-${stamp}.zip`);
     return `${original.replace(/[\\/]+$/, '')}.retry-${safe}-${stamp}${path.sep}`;

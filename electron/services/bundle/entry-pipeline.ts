@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { WindeckError } from '../../../shared/contract/errors';
@@ -25,8 +25,8 @@ export interface LogEntryTask {
   /** The source: a file to read, or its bytes. */
   source: { file: string } | { bytes: Uint8Array };
   gzipped: boolean;
-  /** The staged file (redacted; gzip again for `.gz`). */
-  outFile: string;
+  /** The staged file (redacted; gzip again for `.gz`), or null: none (a zip-only stage keeps the deflated copy only). */
+  outFile: string | null;
   /** Where the raw-deflate copy of a plain entry goes (null: none). */
   deflateFile: string | null;
   level: number;
@@ -53,6 +53,21 @@ function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | R
   if ('bytes' in source && source.bytes instanceof Uint8Array)
     return Readable.from([Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength)]);
   return Readable.from(source as AsyncIterable<Buffer>);
+}
+
+/** Scratch for `latin1Joined` (reused: it only lives for one synchronous decode). */
+let joinScratch = Buffer.alloc(0);
+
+/** `a` and `b` decoded as one Latin-1 string, without allocating a buffer for the two per part. */
+function latin1Joined(a: Uint8Array, b: Uint8Array): string {
+  const n = a.length + b.length;
+  if (joinScratch.length < n) joinScratch = Buffer.allocUnsafe(Math.max(n, BUNDLE_STREAM_CHUNK_BYTES + 128 * 1024));
+  joinScratch.set(a, 0);
+  joinScratch.set(b, a.length);
+  const text = joinScratch.toString('latin1', 0, n);
+  // A scratch grown for one huge part (a held-back PEM block) is not kept.
+  if (joinScratch.length > 4 * BUNDLE_STREAM_CHUNK_BYTES) joinScratch = Buffer.alloc(0);
+  return text;
 }
 
 /** Redact one entry into the staging area. `input` overrides `task.source` with a stream (in-thread callers). */
@@ -104,7 +119,14 @@ export async function redactLogEntry(
         carry = cut > 0 && cut < buf.length ? Buffer.from(buf.subarray(cut)) : Buffer.alloc(0);
         if (cut > 0) buf = buf.subarray(0, cut);
       } else carry = Buffer.alloc(0);
-      yield* emit(redactor.push(buf.toString(encoding)));
+      // Latin-1 text comes with its bytes (one per character): the redactor scans those (a WebAssembly kernel).
+      // And it is decoded together with the redactor's context (the tail of the last part), so the redactor does
+      // not concatenate and copy the two: one half-MB string per part instead of two.
+      const context = encoding === 'latin1' ? redactor.latin1Context : null;
+      if (encoding === 'latin1' && context && context.length > 0 && buf.length > 0) {
+        const joined = latin1Joined(context, buf);
+        yield* emit(redactor.push(joined.slice(context.length), buf, joined));
+      } else yield* emit(redactor.push(buf.toString(encoding), encoding === 'latin1' ? buf : undefined));
       if (last) yield* emit(redactor.end());
     };
     for await (const chunk of input) {
@@ -130,7 +152,8 @@ export async function redactLogEntry(
       else cb(null, chunk);
     },
   });
-  await fsp.mkdir(path.dirname(task.outFile), { recursive: true });
+  if (!task.outFile && !task.deflateFile) throw new WindeckError('INTERNAL', `Redacting ${task.entryPath}: no staged file and no deflated copy.`);
+  if (task.outFile) await fsp.mkdir(path.dirname(task.outFile), { recursive: true });
   if (deflater && task.deflateFile) await fsp.mkdir(path.dirname(task.deflateFile), { recursive: true });
   const deflateDone =
     deflater && task.deflateFile ? pipeline(deflater, fs.createWriteStream(task.deflateFile), options.signal ? { signal: options.signal } : {}) : null;
@@ -138,6 +161,15 @@ export async function redactLogEntry(
   deflateDone?.catch(() => undefined);
   const input = sourceStream(options.input ?? task.source);
   const signalOpt = options.signal ? { signal: options.signal } : {};
+  // Where the redacted bytes go after the tap: the staged file, or nowhere (the deflated copy is then the only one).
+  const sink = () =>
+    task.outFile
+      ? fs.createWriteStream(task.outFile)
+      : new Writable({
+          write(_chunk: Buffer, _enc, cb) {
+            cb();
+          },
+        });
   try {
     if (task.gzipped)
       await pipeline(
@@ -146,16 +178,16 @@ export async function redactLogEntry(
         redactChunks,
         zlib.createGzip({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }),
         tap,
-        fs.createWriteStream(task.outFile),
+        sink(),
         signalOpt,
       );
-    else await pipeline(input, redactChunks, tap, fs.createWriteStream(task.outFile), signalOpt);
+    else await pipeline(input, redactChunks, tap, sink(), signalOpt);
     deflater?.end();
     await deflateDone;
   } catch (error) {
     deflater?.destroy();
     input.destroy();
-    await fsp.rm(task.outFile, { force: true });
+    if (task.outFile) await fsp.rm(task.outFile, { force: true });
     if (task.deflateFile) await fsp.rm(task.deflateFile, { force: true });
     if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
     throw error;

@@ -11,6 +11,7 @@ import { redactLogEntry, type LogEntryTask } from './entry-pipeline';
 import { bundlePath } from './manifest';
 import { finalScan } from './scan';
 import { PoolFailure, redactPool } from './worker-pool';
+import { WindeckError } from '../../../shared/contract/errors';
 
 /**
  * The staging area of one bundle: every entry is redacted, scanned once more (scan.ts) and only then written,
@@ -37,6 +38,8 @@ export interface StageRecord {
   crc32?: number;
   /** A raw-deflate copy of the staged bytes (streamed plain entries), outside the staging folder. */
   deflated?: { file: string; size: number } | null;
+  /** False: the entry has no plain staged file, only its raw-deflate copy (a `zipOnly` stage). */
+  staged?: boolean;
 }
 
 export interface StageOptions {
@@ -44,6 +47,12 @@ export interface StageOptions {
   pseudonyms: PseudonymTable | null;
   /** Called after each file with its path and size (progress). */
   onFile?: (record: StageRecord) => void;
+  /**
+   * The stage only feeds a zip (`writeBundleZip`; not a folder, not a preview): streamed plain entries then keep
+   * only their raw-deflate copy, which is what the zip copies, and no plain staged file (writing a gigabyte of logs
+   * twice cost CPU and disk for nothing). Redaction is unchanged: both copies hold the redacted bytes.
+   */
+  zipOnly?: boolean;
 }
 
 export class BundleStage {
@@ -185,7 +194,7 @@ export class BundleStage {
       entryPath,
       source: taskSource ?? { bytes: new Uint8Array(0) },
       gzipped,
-      outFile: file,
+      outFile: this.options.zipOnly === true && !gzipped ? null : file,
       deflateFile: gzipped ? null : this.deflateFileOf(entryPath),
       level: BUNDLE_STREAM_DEFLATE_LEVEL,
     };
@@ -215,6 +224,7 @@ export class BundleStage {
       compressed: gzipped,
       crc32: done.crc32,
       deflated: done.deflated,
+      ...(task.outFile === null ? { staged: false } : {}),
     };
     this.remember(record);
     return record;
@@ -248,8 +258,13 @@ export class BundleStage {
     if (previous?.deflated) await fsp.rm(previous.deflated.file, { force: true });
   }
 
+  get zipOnly(): boolean {
+    return this.options.zipOnly === true;
+  }
+
   /** Delete the deflated copies (kept outside the staging folder); the staged files stay. */
   async removeDeflated(): Promise<void> {
+    if (this.zipOnly) throw new WindeckError('INTERNAL', 'This staging area only holds what a zip needs; it cannot become a folder.');
     await fsp.rm(path.join(this.dir, DEFLATE_DIR), { recursive: true, force: true });
     for (const r of this.records.values()) if (r.deflated) r.deflated = null;
   }

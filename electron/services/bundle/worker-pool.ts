@@ -177,7 +177,15 @@ function workerScript(): string | null {
     const root = path.resolve(dir, '..', '..', '..');
     const stamp = crypto.createHash('sha256');
     for (const f of ['redact-worker.ts', 'entry-pipeline.ts', 'scan.ts']) stamp.update(fs.readFileSync(path.join(dir, f)));
-    for (const f of ['redact.ts', 'redact-patterns.ts', 'redact-codec.ts', 'redact-scan.ts', 'redact-pseudonyms.ts'])
+    for (const f of [
+      'redact.ts',
+      'redact-patterns.ts',
+      'redact-codec.ts',
+      'redact-scan.ts',
+      'redact-scan-wasm.ts',
+      'redact-scan-kernel.ts',
+      'redact-pseudonyms.ts',
+    ])
       stamp.update(fs.readFileSync(path.join(root, 'shared', 'logic', f)));
     const out = path.join(root, 'node_modules', '.cache', 'windeck', `redact-worker-${stamp.digest('hex').slice(0, 16)}.mjs`);
     if (fs.existsSync(out)) return out;

@@ -87,6 +87,8 @@ async function addRecord(zip: ZipWriter, stage: BundleStage, r: StageRecord, tar
     await zip.addFile({ name: r.path, method: 0, crc32, compressedSize: r.size, uncompressedSize: r.size, mtime, mode }, file, signal);
     return;
   }
+  if (r.staged === false && !(r.deflated && r.crc32 !== undefined && fs.existsSync(r.deflated.file)))
+    throw new WindeckError('INTERNAL', `The deflated copy of ${r.path} is missing (a zip-only staging area has no other).`);
   if (r.deflated && r.crc32 !== undefined && fs.existsSync(r.deflated.file)) {
     await zip.addFile(
       { name: r.path, method: 8, crc32: r.crc32, compressedSize: r.deflated.size, uncompressedSize: r.size, mtime, mode },
@@ -234,6 +236,7 @@ async function staleParts(output: string, keep: string[]): Promise<string[]> {
  * target first, then renamed.
  */
 export async function writeBundleDir(stage: BundleStage, output: string, manifest: BundleManifest, options: { keepStage?: boolean } = {}): Promise<string> {
+  if (stage.zipOnly) throw new WindeckError('INTERNAL', 'A zip-only staging area cannot be written as a folder.');
   const target = path.resolve(output);
   try {
     const existing = await fsp.readdir(target);

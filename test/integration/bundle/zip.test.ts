@@ -62,7 +62,17 @@ function noise(bytes: number, seed: number): string {
 
 function factory(stage: BundleStage): (files: BundleFile[], part?: { index: number; count: number }) => BundleManifest {
   return (files, part) =>
-    buildManifest({ created: new Date(0), toolVersion: 't', cluster: { context: 'c', server: null, kubernetesVersion: null }, nodes: ['n'], files, level: 'standard', counts: stage.counts, errors: [], ...(part ? { part } : {}) });
+    buildManifest({
+      created: new Date(0),
+      toolVersion: 't',
+      cluster: { context: 'c', server: null, kubernetesVersion: null },
+      nodes: ['n'],
+      files,
+      level: 'standard',
+      counts: stage.counts,
+      errors: [],
+      ...(part ? { part } : {}),
+    });
 }
 
 describe('BundleStage', () => {
@@ -160,5 +170,39 @@ describe('writeBundleZip', () => {
     await again.writeText('report.md', 'x\n');
     await expect(writeBundleDir(again, target, manifest)).rejects.toMatchObject({ code: 'CONFLICT' });
     await again.remove();
+  });
+
+  it('a zip-only stage keeps no plain copy of streamed logs, and its zip holds the same bytes as a normal stage', async () => {
+    const secret = `ghp_${'Qx7'.repeat(12)}`;
+    const log = noise(300_000, 9) + `I0612 creds.go:9] using token ${secret}\n` + noise(50_000, 10);
+    const gz = zlib.gzipSync(Buffer.from(log));
+    const zips: Array<Map<string, ZipEntryData>> = [];
+    for (const zipOnly of [false, true]) {
+      const stage = await BundleStage.create(path.join(dir, zipOnly ? 'z' : 'n'), { level: 'standard', pseudonyms: null, zipOnly });
+      await stage.writeStream('nodes/n/logs/a.log', { bytes: Buffer.from(log) });
+      await stage.writeStream('nodes/n/logs/b.log.gz', { bytes: gz }, { gzipped: true });
+      await stage.writeText('report.md', 'report\n');
+      // The plain log has no staged file in a zip-only stage (only its deflated copy); gzip logs and small files do.
+      expect(fs.existsSync(stage.fileOf('nodes/n/logs/a.log'))).toBe(!zipOnly);
+      expect(stage.records.get('nodes/n/logs/a.log')?.staged).toBe(zipOnly ? false : undefined);
+      expect(fs.existsSync(stage.fileOf('nodes/n/logs/b.log.gz'))).toBe(true);
+      const out = path.join(dir, `${zipOnly ? 'z' : 'n'}.zip`);
+      const { paths } = await writeBundleZip(stage, out, factory(stage));
+      expect(paths).toEqual([out]);
+      if (zipOnly) await expect(writeBundleDir(stage, path.join(dir, 'folder'), factory(stage)([]))).rejects.toMatchObject({ code: 'INTERNAL' });
+      await stage.remove();
+      zips.push(await readZip(out));
+    }
+    const [normal, zipOnly] = zips as [Map<string, ZipEntryData>, Map<string, ZipEntryData>];
+    expect([...zipOnly.keys()].sort()).toEqual([...normal.keys()].sort());
+    for (const [name, entry] of normal) if (name !== 'manifest.json') expect(zipOnly.get(name)?.data.equals(entry.data), name).toBe(true);
+    const plain = zipOnly.get('nodes/n/logs/a.log')!;
+    expect(plain.method).toBe(8);
+    expect(plain.data.toString()).not.toContain(secret);
+    expect(plain.data.toString()).toContain('[REDACTED:github-token]');
+    // The manifest's hashes are those of the bytes in the zip.
+    const manifest = JSON.parse(zipOnly.get('manifest.json')!.data.toString()) as BundleManifest;
+    const entry = manifest.files.find((f) => f.path === 'nodes/n/logs/a.log')!;
+    expect(entry.sha256).toBe(crypto.createHash('sha256').update(plain.data).digest('hex'));
   });
 });

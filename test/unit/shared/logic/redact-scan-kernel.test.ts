@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import wabtInit from 'wabt';
+import { StreamRedactor, scanForRedaction, type RedactOptions } from '../../../../shared/logic/redact';
+import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
+import { REDACT_SCAN_KERNEL_WASM } from '../../../../shared/logic/redact-scan-kernel';
+import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
+import { kernelScan } from '../../../../shared/logic/redact-scan-wasm';
+import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
+import { makeCanaries, prng } from '../../../integration/bundle/canaries';
+import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-scanners';
+
+/**
+ * The WebAssembly kernel of scanText (shared/logic/redact-scan-kernel.wat, used for Latin-1 text given with its
+ * bytes: streamed logs) against the reference scans: the same trigger words, base64 runs and companion words on
+ * hostile random Latin-1 texts (every byte value, NULs, padding, `-`/`_` neighbours, CRLF) and the real
+ * sample-derived fixtures, and byte-identical stream redaction (text, counts, findings, companion matches) with
+ * and without the bytes. Also: the committed wasm is what the .wat source compiles to.
+ */
+
+const root = path.resolve(__dirname, '../../../..');
+const std = { level: 'standard' as const };
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const ODD = ['\u0000', '\u00e9', '\u00ff', '\u0080', '\u00a0', '\u00c4', '=', '==', '===', '-', '_', '\r\n', '\n', ' ', '\t', ':', '/', '"', '%41'];
+
+function pick(rand: () => number, items: readonly string[]): string {
+  return items[Math.floor(rand() * items.length)] as string;
+}
+
+function mixCase(rand: () => number, s: string): string {
+  let out = '';
+  for (const ch of s) out += rand() < 0.5 ? ch.toUpperCase() : ch.toLowerCase();
+  return out;
+}
+
+/** Hostile random Latin-1 text: word fragments, whole and doubled words, base64 runs, any byte value. */
+function hostileLatin1(rand: () => number, words: readonly string[], pieces: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < pieces; i++) {
+    const r = rand();
+    if (r < 0.25) {
+      const w = pick(rand, words);
+      parts.push(mixCase(rand, rand() < 0.7 ? w : rand() < 0.5 ? w.slice(0, Math.max(1, Math.floor(rand() * w.length))) : w + w.slice(1)));
+    } else if (r < 0.45) {
+      let run = '';
+      const len = 10 + Math.floor(rand() * 30);
+      for (let k = 0; k < len; k++) run += B64[Math.floor(rand() * (rand() < 0.3 ? 26 : 64))];
+      parts.push(run + (rand() < 0.4 ? '='.repeat(Math.floor(rand() * 4)) : ''));
+    } else if (r < 0.6) parts.push(pick(rand, ODD));
+    else if (r < 0.7) parts.push(String.fromCharCode(Math.floor(rand() * 256)));
+    else parts.push(mixCase(rand, pick(rand, ['log', 'I0612', 'kubelet', 'pod=', 'x', 'ab', 'AbC', '0x8', 'sk', 'AK', 'e', 'y', 'J'])));
+  }
+  return parts.join('');
+}
+
+const latin1 = (text: string) => Buffer.from(text, 'latin1');
+const isLatin1 = (text: string) => [...text].every((ch) => ch.charCodeAt(0) < 256);
+
+describe('the scan kernel (WebAssembly)', () => {
+  it('the committed wasm bytes are what redact-scan-kernel.wat compiles to (node build/wasm.mjs)', async () => {
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('redact-scan-kernel.wat', fs.readFileSync(path.join(root, 'shared/logic/redact-scan-kernel.wat'), 'utf8'));
+    mod.validate();
+    const bytes = Buffer.from(mod.toBinary({ log: false, write_debug_names: false }).buffer);
+    mod.destroy();
+    expect(Buffer.from(REDACT_SCAN_KERNEL_WASM, 'base64').equals(bytes)).toBe(true);
+  });
+
+  it('runs (not the JavaScript fallback) on ordinary text, and gives up on more hits than it holds', () => {
+    const either = new Uint8Array(4096).fill(1);
+    const text = 'I0612 kubelet.go:1] pod="x" token=abc\n'.repeat(100);
+    const k = kernelScan([latin1(text)], text.length, 0, either);
+    expect(k?.count).toBe(text.length);
+    const none = new Uint8Array(4096);
+    expect(kernelScan([latin1(text)], text.length, 0, none)?.count).toBe(0);
+    // Pieces that do not add up to the text: no answer.
+    expect(kernelScan([latin1(text)], text.length + 1, 0, none)).toBeNull();
+    // A hit at every third character of a long text overflows the hit array: the JavaScript loop answers.
+    const dense = 'key'.repeat(40000);
+    expect(scanForRedaction(dense, latin1(dense))).toEqual(referenceScan(dense));
+  });
+
+  it('finds the same trigger words and base64 runs as the reference scans on hostile Latin-1 texts', () => {
+    const rand = prng(8080);
+    const canaries = makeCanaries(12).filter((c) => isLatin1(c.text));
+    for (let t = 0; t < 3000; t++) {
+      let text = hostileLatin1(rand, TRIGGER_WORDS, 1 + Math.floor(rand() * 80));
+      if (rand() < 0.3) text += canaries[Math.floor(rand() * canaries.length)]!.text + pick(rand, ['', '=', '==', '===', '-', '_', 'x']);
+      expect(scanForRedaction(text, latin1(text)), JSON.stringify(text)).toEqual(referenceScan(text));
+    }
+  });
+
+  it('base64 runs near every length limit, at every offset, with each neighbour', () => {
+    const rand = prng(1819);
+    const run = (len: number, mixed: boolean) => {
+      let out = '';
+      for (let k = 0; k < len; k++) out += mixed ? B64[Math.floor(rand() * 64)] : 'abcdef0123456789'[Math.floor(rand() * 16)];
+      if (mixed && len >= 2) out = 'aZ' + out.slice(2);
+      return out;
+    };
+    const around = ['', ' ', '=', '==', '===', '-', '_', '\n', 'x y ', '.', '\u00e9', '\u00ff'];
+    for (let len = 1; len <= 45; len++) {
+      for (let offset = 0; offset <= 40; offset++) {
+        const prefix = 'ab '.repeat(14).slice(0, offset) + pick(rand, around);
+        const text = prefix + run(len, rand() < 0.8) + pick(rand, around) + (rand() < 0.5 ? run(Math.floor(rand() * 30), true) + pick(rand, around) : '');
+        expect(scanForRedaction(text, latin1(text)).runs, JSON.stringify(text)).toEqual(referenceScan(text).runs);
+      }
+    }
+    const dense = Array.from({ length: 4000 }, () => run(1 + Math.floor(rand() * 40), rand() < 0.7) + pick(rand, ['=', '==', '-', ' ', '_', '.'])).join('');
+    const got = scanForRedaction(dense, latin1(dense)).runs;
+    expect(got).toEqual(referenceScan(dense).runs);
+    expect(got.length).toBeGreaterThan(200);
+  });
+
+  /**
+   * A stream redacted in random chunks: with each chunk's Latin-1 bytes (and, as entry-pipeline.ts does, decoded
+   * together with the redactor's context when `withBytes` is 'joined'), or without, or with the reference scans.
+   */
+  function streamed(text: string, cuts: number[], options: RedactOptions, withBytes: boolean | 'joined', hold: number, context: number) {
+    const s = new StreamRedactor(options, hold, context, SECRETLINT_SCANNER);
+    let out = '';
+    const companions: Array<Array<[number, number]>> = [];
+    for (let i = 0; i < cuts.length; i++) {
+      const chunk = text.slice(cuts[i], cuts[i + 1] ?? text.length);
+      const ctx = withBytes === 'joined' ? s.latin1Context : null;
+      if (ctx && ctx.length > 0) {
+        const joined = Buffer.concat([ctx, latin1(chunk)]).toString('latin1');
+        out += s.push(joined.slice(ctx.length), latin1(chunk), joined);
+      } else out += s.push(chunk, withBytes ? latin1(chunk) : undefined);
+      companions.push(s.companionMatches);
+    }
+    out += s.end();
+    companions.push(s.companionMatches);
+    return { text: out, counts: s.counts, findings: s.findings, findingsTruncated: s.findingsTruncated, companions };
+  }
+
+  it('StreamRedactor with bytes: byte-identical output, counts, findings and companion matches on hostile Latin-1 streams', () => {
+    const rand = prng(99);
+    const canaries = makeCanaries(78).filter((c) => isLatin1(c.text));
+    const anchorWords = [...SECRETLINT_SCANNER.words, 'secret', 'account', '://'];
+    for (let t = 0; t < 48; t++) {
+      const parts: string[] = [];
+      for (let k = 0; k < 30; k++) {
+        parts.push(hostileLatin1(rand, rand() < 0.5 ? anchorWords : TRIGGER_WORDS, 25));
+        if (rand() < 0.7) parts.push(canaries[Math.floor(rand() * canaries.length)]!.text);
+        if (rand() < 0.3) parts.push('W0612 proxier.go:1081] Policy creation failed: hcnCreateLoadBalancer failed \u00e9\u00ff\r\n'.repeat(200));
+        if (rand() < 0.2) parts.push('x --password=a1 --token=b2 y\nsk-1 acct\naccount\n://\n');
+      }
+      const text = parts.join(t % 4 === 3 ? ' ' : pick(rand, ['\r\n', '\n']));
+      const cuts: number[] = [];
+      for (let at = 0; at < text.length; at += 1 + Math.floor(rand() * 40000)) cuts.push(at);
+      const hold = t % 2 === 1 ? 3000 : 256 * 1024;
+      const context = t % 3 === 0 ? 4096 : 16 * 1024;
+      // Every eighth stream with strict redaction (pseudonyms; a fresh table of the same seed per run).
+      const opts = (): RedactOptions => (t % 8 === 7 ? { level: 'strict', pseudonyms: new PseudonymTable(prng(t)) } : std);
+      const fast = streamed(text, cuts, opts(), true, hold, context);
+      const label = `stream ${t}`;
+      for (const other of [
+        streamed(text, cuts, opts(), false, hold, context),
+        streamed(text, cuts, { ...opts(), scanner: REFERENCE_SCANNER }, false, hold, context),
+        streamed(text, cuts, opts(), 'joined', hold, context),
+      ]) {
+        expect(fast.text === other.text, label).toBe(true);
+        expect(fast.counts, label).toEqual(other.counts);
+        expect(fast.findings, label).toEqual(other.findings);
+        expect(fast.findingsTruncated, label).toBe(other.findingsTruncated);
+      }
+      // The companion matches are those of a fresh search of each emitted part (the reference scanner's `find`).
+      const plain = streamed(text, cuts, opts(), false, hold, context);
+      expect(fast.companions, label).toEqual(plain.companions);
+      expect(Buffer.from(fast.text, 'latin1').equals(Buffer.from(plain.text, 'latin1'))).toBe(true);
+    }
+  });
+
+  it('StreamRedactor with bytes: the real sample-derived fixtures give the same bytes', () => {
+    const dir = path.join(root, 'test/fixtures/samples');
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else files.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+    expect(files.length).toBeGreaterThan(10);
+    const rand = prng(5);
+    const canaries = makeCanaries(3).filter((c) => isLatin1(c.text));
+    for (const file of files) {
+      // Each fixture as is, and with canary secrets spliced in at line starts.
+      const raw = fs.readFileSync(file).toString('latin1');
+      const lines = raw.split('\n');
+      for (let k = 0; k < 5; k++) lines.splice(Math.floor(rand() * lines.length), 0, canaries[Math.floor(rand() * canaries.length)]!.text);
+      for (const text of [raw, lines.join('\n')]) {
+        const cuts: number[] = [];
+        // Cuts at line ends (as entry-pipeline.ts hands whole lines: the joined decode is then used) and anywhere.
+        for (let at = 0; at < text.length; at += 1 + Math.floor(rand() * 5000)) {
+          const nl = text.indexOf('\n', at);
+          cuts.push(rand() < 0.5 && nl >= 0 ? nl + 1 : at);
+        }
+        const fast = streamed(
+          text,
+          [...new Set(cuts)].sort((a, b) => a - b),
+          std,
+          'joined',
+          256 * 1024,
+          4096,
+        );
+        const ref = streamed(
+          text,
+          [...new Set(cuts)].sort((a, b) => a - b),
+          { ...std, scanner: REFERENCE_SCANNER },
+          false,
+          256 * 1024,
+          4096,
+        );
+        expect(fast.text === ref.text, file).toBe(true);
+        expect(fast.counts, file).toEqual(ref.counts);
+        expect(fast.findings, file).toEqual(ref.findings);
+        expect(fast.companions, file).toEqual(ref.companions);
+      }
+    }
+  });
+
+  it('bytes that are not the chunk (a broken caller) are not used: the stream scans the text itself', () => {
+    const text = 'I0612 kubelet.go:1] start\nx --password=Hunter2Secret! y\n' + 'I0612 line without anything\n'.repeat(2000);
+    const run = (bytes?: (chunk: string) => Uint8Array) => {
+      const s = new StreamRedactor(std, 256 * 1024, 4096, SECRETLINT_SCANNER);
+      let out = '';
+      for (let at = 0; at < text.length; at += 20000) {
+        const chunk = text.slice(at, at + 20000);
+        out += s.push(chunk, bytes?.(chunk));
+      }
+      return out + s.end();
+    };
+    const good = run();
+    expect(good).toContain('--password=[REDACTED:password]');
+    expect(run((chunk) => new Uint8Array(chunk.length))).toBe(good);
+    expect(run((chunk) => latin1(chunk))).toBe(good);
+  });
+
+  it('the companion matches with bytes equal a fresh reference search of each emitted part', () => {
+    const rand = prng(2027);
+    const anchorWords = [...SECRETLINT_SCANNER.words, 'secret', 'account', '://'];
+    for (let t = 0; t < 30; t++) {
+      const text = Array.from({ length: 40 }, () => hostileLatin1(rand, anchorWords, 30)).join('\r\n');
+      const s = new StreamRedactor(std, t % 3 === 0 ? 2000 : 256 * 1024, 4096, SECRETLINT_SCANNER);
+      for (let at = 0; at < text.length;) {
+        const next = at + 1 + Math.floor(rand() * 7000);
+        const chunk = text.slice(at, next);
+        const out = s.push(chunk, latin1(chunk));
+        expect(s.companionMatches, `push ${t}/${at}`).toEqual(referenceFindAll(SECRETLINT_SCANNER.words, out));
+        at = next;
+      }
+      const last = s.end();
+      expect(s.companionMatches).toEqual(referenceFindAll(SECRETLINT_SCANNER.words, last));
+    }
+  });
+});
