@@ -29,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { nodeExternals } from '../build/node-externals.mjs';
 import { freePort, startSshd } from '../test/interop/sshd-harness.mjs';
 import { asPsshOptions, opensshClientOptions } from './lib/openssh.mjs';
 
@@ -158,7 +159,7 @@ for (const [name, contents] of Object.entries(programs)) {
     format: 'esm',
     target: 'node20',
     outfile,
-    packages: 'external',
+    external: nodeExternals(),
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -228,7 +229,7 @@ try {
     platform: 'node',
     format: 'esm',
     outfile: prep,
-    packages: 'external',
+    external: nodeExternals(),
     logLevel: 'warning',
   });
   const invocationText = await runNode(prep, []);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { nodeExternals } from '../build/node-externals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -112,7 +113,7 @@ async function bundle(name, source) {
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    packages: 'external',
+    external: nodeExternals(),
     logLevel: 'warning',
     loader: { '.ps1': 'text' },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
