@@ -18,14 +18,15 @@
 //                          the breakdown / snapshot when asked). Forces GCs mid-run: for finding leaks, not for numbers.
 //   --breakdown            at start, checkpoints and end: the renderer's memory by allocator (Chromium memory-infra
 //                          dump: v8, blink_gc, partition_alloc, malloc, cc, skia, ...), V8 heap committed vs used,
-//                          DOM counters; goes into the JSON as rendererProcess.breakdown
+//                          DOM counters, resident pages by mapping (/proc/<pid>/smaps); goes into the JSON as
+//                          rendererProcess.breakdown
 //   --help                 this text
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
-import { CHROMIUM, descendants, launchChromium, memoryInfraDump, processCpuMs } from './lib/chromium.mjs';
+import { CHROMIUM, descendants, launchChromium, memoryInfraDump, processCpuMs, smapsByMapping } from './lib/chromium.mjs';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -183,6 +184,8 @@ try {
       },
       dom,
       allocatorsMiB: pid === null ? null : await memoryInfraDump(browser, pid).catch((e) => ({ error: String(e.message ?? e) })),
+      // Resident pages by mapping: Chromium's binary, fonts, anonymous memory, shared memory (raster tiles).
+      mappingsMiB: pid === null ? null : smapsByMapping(pid),
     };
     breakdowns.push(entry);
     log(`breakdown ${label}: ${JSON.stringify(entry)}`);

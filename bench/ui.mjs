@@ -15,6 +15,9 @@
 //
 //   node bench/ui.mjs            5,000 nodes / 50,000 pods, 5 start-up repetitions, 240 scroll steps
 //   node bench/ui.mjs --quick    same store sizes, 3 start-up repetitions, 120 scroll steps
+//   --step-px N                  pixels per scroll step (400): 34 moves the pod list by one row per frame, 1 by none
+//   --trace DIR / --cpu-profile DIR   a Chromium trace (categories: WINDECK_TRACE_CATEGORIES, comma-separated) or a
+//                                V8 CPU profile per phase
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +34,8 @@ const NODES = Number(flag(args, '--nodes', 5000));
 const PODS = Number(flag(args, '--pods', 50000));
 const REPS = Number(flag(args, '--reps', quick ? 3 : 5));
 const SCROLL_STEPS = Number(flag(args, '--scroll-steps', quick ? 120 : 240));
+/** `--step-px N`: pixels scrolled per frame (400 by default: 11-12 rows of either list enter the window each frame). */
+const STEP_PX = Number(flag(args, '--step-px', 400));
 /** `--trace DIR`: a Chromium trace (devtools.timeline) of the keystrokes, the fleet scroll and the pods scroll. */
 const TRACE_DIR = flag(args, '--trace', null);
 const NO_STARTUP = args.includes('--no-startup');
@@ -50,6 +55,9 @@ const dist = (xs) => ({
   p99: r1(percentile(xs, 99)),
   max: r1(xs.length ? Math.max(...xs) : null),
   over16_7ms: xs.filter((x) => x > 16.7).length,
+  // Frames that missed a vsync (a delta of two periods or more; 16.8 ms deltas are timer jitter around the 16.67 ms
+  // period: scrolling 1 px per frame, 3 ms of renderer CPU, gives p95 16.8 too).
+  missedVsync: xs.filter((x) => x > 25).length,
 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'windeck-ui-bench-'));
@@ -103,7 +111,7 @@ const INIT_PROBE = `(() => {
 /** Frame deltas (ms, requestAnimationFrame) while scrolling `selector` (or the largest scroller) step by step. */
 async function scrollFrames(page, selector, steps) {
   return page.evaluate(
-    async ({ selector, steps }) => {
+    async ({ selector, steps, stepPx }) => {
       const scrollers = [...document.querySelectorAll('*')].filter(
         (e) => e.scrollHeight > e.clientHeight + 100 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY),
       );
@@ -121,7 +129,7 @@ async function scrollFrames(page, selector, steps) {
       };
       requestAnimationFrame(tick);
       const t0 = performance.now();
-      const step = 400; // px per frame, as test/e2e/ui-fleet-scale.test.ts
+      const step = stepPx; // px per frame (400 by default, as test/e2e/ui-fleet-scale.test.ts)
       // Rows built while scrolling (a row element that is reused for another row is not a new one).
       const seen = new WeakSet(el.querySelectorAll('tbody tr'));
       let rowsBuilt = 0;
@@ -161,7 +169,7 @@ async function scrollFrames(page, selector, steps) {
         placeholderRowsPerStep: placeholderRows / steps,
       };
     },
-    { selector, steps },
+    { selector, steps, stepPx: STEP_PX },
   );
 }
 
@@ -183,7 +191,9 @@ async function traced(page, name, fn) {
   }
   if (!TRACE_DIR) return fn();
   fs.mkdirSync(TRACE_DIR, { recursive: true });
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz', 'v8.execute', 'toplevel'];
+  const categories = (
+    process.env.WINDECK_TRACE_CATEGORIES ?? 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,gpu,viz,v8.execute,toplevel'
+  ).split(',');
   await browser.startTracing(page, { path: path.join(TRACE_DIR, `${name}.json`), categories });
   try {
     return await fn();
@@ -200,6 +210,12 @@ function rendererThreadsMs() {
   const out = {};
   for (const pid of chromiumRenderers()) for (const [k, v] of Object.entries(threadCpuMs(pid))) out[k] = (out[k] ?? 0) + v;
   return out;
+}
+/** `{ name: ms }` as "name 1.2, other 0.3" per frame. */
+function perFrame(byName, frames) {
+  return Object.entries(byName)
+    .map(([k, v]) => `${k} ${r1(v / Math.max(1, frames))}`)
+    .join(', ');
 }
 /** `fn` with the renderer CPU time it took: { value, rendererCpuMs, threads: { name: ms } }. */
 async function withCpu(fn) {
@@ -380,14 +396,18 @@ try {
   const fleetCpu = await withCpu(() => traced(page, 'fleet-scroll', () => scrollFrames(page, '.fleet-scroll', SCROLL_STEPS)));
   const fleetScroll = fleetCpu.value;
   const m1 = await metrics();
-  const mainThreadMs = Object.fromEntries(
-    ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, Math.round(((m1[k] ?? 0) - (m0[k] ?? 0)) * 1000)]),
-  );
+  // Main-thread time (ms) between two Performance.getMetrics samples: all tasks, script, layout, style recalculation.
+  const mainThreadDelta = (a, b) =>
+    Object.fromEntries(
+      ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, Math.round(((b[k] ?? 0) - (a[k] ?? 0)) * 1000)]),
+    );
+  const mainThreadMs = mainThreadDelta(m0, m1);
   const fleetDomRows = await page.locator('.fleet-table tbody tr').count();
   const fleet = fleetScroll.error
     ? { notMeasured: fleetScroll.error }
     : {
         steps: SCROLL_STEPS,
+        stepPx: STEP_PX,
         frames: dist(fleetScroll.deltas),
         totalMs: r1(fleetScroll.totalMs),
         scrolledPx: fleetScroll.scrolledPx,
@@ -402,7 +422,7 @@ try {
       };
   if (fleet.frames)
     log(
-      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleetDomRows} rows in the DOM, ${fleet.rowsBuilt} row elements built, ${fleet.rowsInserted} inserted (new or moved); renderer CPU ${fleet.rendererCpuMsPerFrame} ms per frame`,
+      `fleet scroll (${NODES} nodes): ${fleet.frames.n} frames, p50 ${fleet.frames.p50} p95 ${fleet.frames.p95} p99 ${fleet.frames.p99} ms, ${fleet.frames.missedVsync} missed a vsync, ${fleetDomRows} rows in the DOM, ${fleet.rowsBuilt} row elements built, ${fleet.rowsInserted} inserted (new or moved); renderer CPU ${fleet.rendererCpuMsPerFrame} ms per frame (${perFrame(fleet.rendererThreadsCpuMs, fleetScroll.deltas.length)}; main thread ${perFrame(mainThreadMs, fleetScroll.deltas.length)})`,
     );
 
   // The 50,000-pod list, when the renderer has one.
@@ -421,7 +441,9 @@ try {
         .locator('.pods .toolbar-count')
         .textContent()
         .catch(() => null);
+      const pm0 = await metrics();
       const podsCpu = await withCpu(() => traced(page, 'pods-scroll', () => scrollFrames(page, '.pods .fleet-scroll', SCROLL_STEPS)));
+      const pm1 = await metrics();
       const s = podsCpu.value;
       const domRows = await page.locator('.pods-table tbody tr').count();
       const placeholdersAtEnd = await page.locator('.pods-table tbody tr.placeholder').count();
@@ -429,6 +451,7 @@ try {
         ? { notMeasured: `#/pods: ${s.error}` }
         : {
             steps: SCROLL_STEPS,
+            stepPx: STEP_PX,
             frames: dist(s.deltas),
             totalMs: r1(s.totalMs),
             scrolledPx: s.scrolledPx,
@@ -439,12 +462,13 @@ try {
             rowsInserted: s.rowsInserted,
             placeholderRowsPerStep: r1(s.placeholderRowsPerStep),
             count: podsCount,
+            mainThreadMs: mainThreadDelta(pm0, pm1),
             rendererCpuMsPerFrame: r1(podsCpu.rendererCpuMs / Math.max(1, s.deltas.length)),
             rendererThreadsCpuMs: podsCpu.threads,
           };
       if (pods.frames)
         log(
-          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${domRows} rows in the DOM, ${pods.rowsBuilt} row elements built, ${pods.rowsInserted} inserted (new or moved), ${pods.placeholderRowsPerStep} placeholders on an average step, ${placeholdersAtEnd} still placeholders after the last step; renderer CPU ${pods.rendererCpuMsPerFrame} ms per frame`,
+          `pods scroll (${podsCount}): ${pods.frames.n} frames, p50 ${pods.frames.p50} p95 ${pods.frames.p95} ms, ${pods.frames.missedVsync} missed a vsync, ${domRows} rows in the DOM, ${pods.rowsBuilt} row elements built, ${pods.rowsInserted} inserted (new or moved), ${pods.placeholderRowsPerStep} placeholders on an average step, ${placeholdersAtEnd} still placeholders after the last step; renderer CPU ${pods.rendererCpuMsPerFrame} ms per frame (${perFrame(pods.rendererThreadsCpuMs, s.deltas.length)}; main thread ${perFrame(pods.mainThreadMs, s.deltas.length)})`,
         );
     } catch (error) {
       pods = { notMeasured: `#/pods did not show a list of rows: ${String(error.message).split('\n')[0]}` };

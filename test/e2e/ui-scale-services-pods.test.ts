@@ -135,6 +135,17 @@ describe('scale: services column on 5,000 nodes, 50,000 pods', () => {
     await grid.getByRole('button', { name: /^Restarts/ }).click();
     await expect.poll(() => grid.locator('tbody tr:not(.spacer)').first().textContent()).toContain('app-00120');
     const sortMs = Date.now() - t3;
+    // Keyboard focus on the grid shows a focus ring: drawn by the scroll box, since the rows are opaque layers that
+    // would hide one drawn inside the table (renderer/styles/app.css).
+    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    for (let i = 0; i < 20 && !(await grid.evaluate((t) => t === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await grid.evaluate((t) => t === document.activeElement && t.matches(':focus-visible'))).toBe(true);
+    const ring = await page.locator('.pods .fleet-scroll').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { style: s.outlineStyle, width: s.outlineWidth };
+    });
+    expect(ring).toEqual({ style: 'solid', width: '3px' });
+    await expect.poll(() => grid.locator('tbody tr[aria-selected=true]').count()).toBe(1);
     await app.screenshot('scale-pods-50000');
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const result = { pods: POD_COUNT, at: new Date().toISOString(), firstRowsMs, scroll, jumpMs, searchMs, sortMs };
