@@ -56,6 +56,22 @@ describe('zip writer vs Info-ZIP unzip', () => {
       },
       logDeflated,
     );
+    // Stored and several copy buffers long (addFile reuses one buffer per read): incompressible bytes.
+    const random = crypto.randomBytes(2 * 1024 * 1024 + 12345);
+    const randomFile = path.join(tmp.dir, 'random.bin');
+    fs.writeFileSync(randomFile, random);
+    await zip.addFile(
+      {
+        name: 'nodes/win-1/random.bin',
+        method: 0,
+        crc32: zlib.crc32(random),
+        compressedSize: random.length,
+        uncompressedSize: random.length,
+        mtime,
+        mode: 0o644,
+      },
+      randomFile,
+    );
     const size = await zip.finish();
     expect(size).toBe(fs.statSync(target).size);
 
@@ -69,6 +85,7 @@ describe('zip writer vs Info-ZIP unzip', () => {
     expect(fs.readFileSync(path.join(out, 'nodes/win-1/logs/kubelet.log.gz')).equals(gz)).toBe(true);
     expect(fs.readFileSync(path.join(out, 'nodes/wïn-2/Ünïcode名前.txt'), 'utf8')).toBe('utf-8 name\n');
     expect(fs.statSync(path.join(out, 'nodes/win-1/empty.log')).size).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'nodes/win-1/random.bin')).equals(random)).toBe(true);
     // Local time in the DOS fields, as Info-ZIP writes it.
     expect(fs.statSync(path.join(out, 'manifest.json')).mtime.getMinutes()).toBe(15);
   });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { WindeckError } from '../../../shared/contract/errors';
@@ -12,6 +11,8 @@ import { WindeckError } from '../../../shared/contract/errors';
  */
 
 const U32 = 0xffffffff;
+/** Bytes per read when a file is copied into the archive (addFile). */
+const ZIP_COPY_CHUNK_BYTES = 1024 * 1024;
 
 export interface ZipEntryMeta {
   name: string;
@@ -42,6 +43,8 @@ function dosDateTime(d: Date): { date: number; time: number } {
 export class ZipWriter {
   private offset = 0;
   private readonly entries: Written[] = [];
+  /** addFile's copy buffer (allocated on first use). */
+  private copyBuffer: Buffer | null = null;
 
   private constructor(private readonly fh: fsp.FileHandle) {}
 
@@ -105,11 +108,22 @@ export class ZipWriter {
   async addFile(meta: ZipEntryMeta, file: string, signal?: AbortSignal): Promise<void> {
     const e = this.begin(meta);
     await this.write(this.localHeader(e));
+    // One copy buffer per writer, reused: a read stream allocated a new 1 MiB buffer per read, and the garbage of a
+    // 60 MiB copy (1 GiB of logs) added 15-20 MiB to the bundle's peak RSS before a GC reclaimed it. A read and
+    // its write never overlap (write resolves once the bytes are in the file).
+    const buffer = (this.copyBuffer ??= Buffer.allocUnsafeSlow(ZIP_COPY_CHUNK_BYTES));
     let copied = 0;
-    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-      signal?.throwIfAborted();
-      await this.write(chunk as Buffer);
-      copied += (chunk as Buffer).length;
+    const source = await fsp.open(file, 'r');
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        await this.write(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+        copied += bytesRead;
+      }
+    } finally {
+      await source.close();
     }
     if (copied !== meta.compressedSize)
       throw new WindeckError('INTERNAL', `Zip entry ${meta.name}: ${copied} bytes in ${file}, ${meta.compressedSize} declared (changed while zipping?).`);
