@@ -12,14 +12,13 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildManifest } from '../../../electron/services/bundle/manifest';
 import { secretlintLines } from '../../../electron/services/bundle/scan';
 import { BundleStage, DEFLATE_DIR } from '../../../electron/services/bundle/stage';
 import { PoolFailure, RedactPool, redactPool } from '../../../electron/services/bundle/worker-pool';
 import { writeBundleZip } from '../../../electron/services/bundle/zip';
-import type { BundleFile, BundleManifest } from '../../../shared/contract/methods/bundles';
 import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
 import { makeCanaries, needleForms, prng } from './canaries';
+import { manifestFactory } from './manifest-factory';
 
 let dir: string;
 beforeEach(() => {
@@ -39,21 +38,6 @@ function noise(bytes: number, seed: number, eol = '\n'): string {
     size += line.length;
   }
   return parts.join('');
-}
-
-function factory(stage: BundleStage): (files: BundleFile[], part?: { index: number; count: number }) => BundleManifest {
-  return (files, part) =>
-    buildManifest({
-      created: new Date(0),
-      toolVersion: 't',
-      cluster: { context: 'c', server: null, kubernetesVersion: null },
-      nodes: ['n'],
-      files,
-      level: 'standard',
-      counts: stage.counts,
-      errors: [],
-      ...(part ? { part } : {}),
-    });
 }
 
 interface Entry {
@@ -233,7 +217,7 @@ describe('streamed entries through the worker pool', () => {
       stage.writeStream('nodes/n/logs/kubelet.log', { file: plainFile }),
     ]);
     const output = path.join(dir, 'out', 'bundle.zip');
-    const { paths, manifests } = await writeBundleZip(stage, output, factory(stage));
+    const { paths, manifests } = await writeBundleZip(stage, output, manifestFactory(stage));
     expect(paths).toEqual([output]);
     const entries = await readZip(output);
     const gz = entries.get('nodes/n/logs/old.log.1.gz')!;
@@ -295,7 +279,7 @@ describe('streamed entries through the worker pool', () => {
     }
     const output = path.join(dir, 'out3', 'bundle.zip');
     const zipAbort = new AbortController();
-    const zipping = writeBundleZip(stage, output, factory(stage), { signal: zipAbort.signal });
+    const zipping = writeBundleZip(stage, output, manifestFactory(stage), { signal: zipAbort.signal });
     setImmediate(() => zipAbort.abort());
     await expect(zipping).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(fs.existsSync(path.join(dir, 'out3')) ? fs.readdirSync(path.join(dir, 'out3')) : []).toEqual([]);

@@ -11,11 +11,12 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildManifest, bundlePath, safeSegment } from '../../../electron/services/bundle/manifest';
+import { bundlePath, safeSegment } from '../../../electron/services/bundle/manifest';
 import { BundleStage } from '../../../electron/services/bundle/stage';
 import { partNames, writeBundleDir, writeBundleZip } from '../../../electron/services/bundle/zip';
-import type { BundleFile, BundleManifest } from '../../../shared/contract/methods/bundles';
+import type { BundleManifest } from '../../../shared/contract/methods/bundles';
 import { prng } from './canaries';
+import { manifestFactory } from './manifest-factory';
 
 interface ZipEntryData {
   data: Buffer;
@@ -58,21 +59,6 @@ function noise(bytes: number, seed: number): string {
   let s = '';
   while (s.length < bytes) s += `I0612 10:00:00.${Math.floor(r() * 1e6)} ${Math.floor(r() * 1e9).toString(36)} ${Math.floor(r() * 1e12).toString(36)}\n`;
   return s;
-}
-
-function factory(stage: BundleStage): (files: BundleFile[], part?: { index: number; count: number }) => BundleManifest {
-  return (files, part) =>
-    buildManifest({
-      created: new Date(0),
-      toolVersion: 't',
-      cluster: { context: 'c', server: null, kubernetesVersion: null },
-      nodes: ['n'],
-      files,
-      level: 'standard',
-      counts: stage.counts,
-      errors: [],
-      ...(part ? { part } : {}),
-    });
 }
 
 describe('BundleStage', () => {
@@ -120,7 +106,7 @@ describe('writeBundleZip', () => {
     await stage.writeStream('nodes/n/logs/old.log.gz', Readable.from([zlib.gzipSync(Buffer.from(noise(100_000, 99)))]), { gzipped: true });
     const output = path.join(dir, 'out', 'bundle.zip');
     const limit = 120_000;
-    const { paths, manifests } = await writeBundleZip(stage, output, factory(stage), { maxPartBytes: limit });
+    const { paths, manifests } = await writeBundleZip(stage, output, manifestFactory(stage), { maxPartBytes: limit });
     expect(paths.length).toBeGreaterThan(1);
     expect(paths).toEqual(partNames(output, paths.length));
     const seen = new Set<string>();
@@ -151,7 +137,7 @@ describe('writeBundleZip', () => {
     for (let i = 0; i < 4; i++) await stage.writeText(`nodes/n/logs/l${i}.log`, noise(400_000, i));
     const output = path.join(dir, 'out2', 'bundle.zip');
     const controller = new AbortController();
-    const writing = writeBundleZip(stage, output, factory(stage), { signal: controller.signal });
+    const writing = writeBundleZip(stage, output, manifestFactory(stage), { signal: controller.signal });
     setImmediate(() => controller.abort());
     await expect(writing).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(fs.existsSync(path.join(dir, 'out2')) ? fs.readdirSync(path.join(dir, 'out2')) : []).toEqual([]);
@@ -162,7 +148,7 @@ describe('writeBundleZip', () => {
     const stage = await BundleStage.create(dir, { level: 'standard', pseudonyms: null });
     await stage.writeText('report.md', 'hello\n');
     const target = path.join(dir, 'folder');
-    const manifest = factory(stage)([...stage.records.values()].map((r) => ({ path: r.path, sha256: r.sha256, size: r.size })));
+    const manifest = manifestFactory(stage)([...stage.records.values()].map((r) => ({ path: r.path, sha256: r.sha256, size: r.size })));
     await writeBundleDir(stage, target, manifest);
     expect(fs.readdirSync(target).sort()).toEqual(['manifest.json', 'report.md']);
     expect(fs.existsSync(stage.dir)).toBe(false);
@@ -187,9 +173,9 @@ describe('writeBundleZip', () => {
       expect(stage.records.get('nodes/n/logs/a.log')?.staged).toBe(zipOnly ? false : undefined);
       expect(fs.existsSync(stage.fileOf('nodes/n/logs/b.log.gz'))).toBe(true);
       const out = path.join(dir, `${zipOnly ? 'z' : 'n'}.zip`);
-      const { paths } = await writeBundleZip(stage, out, factory(stage));
+      const { paths } = await writeBundleZip(stage, out, manifestFactory(stage));
       expect(paths).toEqual([out]);
-      if (zipOnly) await expect(writeBundleDir(stage, path.join(dir, 'folder'), factory(stage)([]))).rejects.toMatchObject({ code: 'INTERNAL' });
+      if (zipOnly) await expect(writeBundleDir(stage, path.join(dir, 'folder'), manifestFactory(stage)([]))).rejects.toMatchObject({ code: 'INTERNAL' });
       await stage.remove();
       zips.push(await readZip(out));
     }

@@ -9,6 +9,7 @@ import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
 import { kernelScan } from '../../../../shared/logic/redact-scan-wasm';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
+import { B64, hostileText, ODD_LATIN1, pick } from './hostile-text';
 import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-scanners';
 
 /**
@@ -21,37 +22,9 @@ import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-
 
 const root = path.resolve(__dirname, '../../../..');
 const std = { level: 'standard' as const };
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const ODD = ['\u0000', '\u00e9', '\u00ff', '\u0080', '\u00a0', '\u00c4', '=', '==', '===', '-', '_', '\r\n', '\n', ' ', '\t', ':', '/', '"', '%41'];
-
-function pick(rand: () => number, items: readonly string[]): string {
-  return items[Math.floor(rand() * items.length)] as string;
-}
-
-function mixCase(rand: () => number, s: string): string {
-  let out = '';
-  for (const ch of s) out += rand() < 0.5 ? ch.toUpperCase() : ch.toLowerCase();
-  return out;
-}
-
 /** Hostile random Latin-1 text: word fragments, whole and doubled words, base64 runs, any byte value. */
 function hostileLatin1(rand: () => number, words: readonly string[], pieces: number): string {
-  const parts: string[] = [];
-  for (let i = 0; i < pieces; i++) {
-    const r = rand();
-    if (r < 0.25) {
-      const w = pick(rand, words);
-      parts.push(mixCase(rand, rand() < 0.7 ? w : rand() < 0.5 ? w.slice(0, Math.max(1, Math.floor(rand() * w.length))) : w + w.slice(1)));
-    } else if (r < 0.45) {
-      let run = '';
-      const len = 10 + Math.floor(rand() * 30);
-      for (let k = 0; k < len; k++) run += B64[Math.floor(rand() * (rand() < 0.3 ? 26 : 64))];
-      parts.push(run + (rand() < 0.4 ? '='.repeat(Math.floor(rand() * 4)) : ''));
-    } else if (r < 0.6) parts.push(pick(rand, ODD));
-    else if (r < 0.7) parts.push(String.fromCharCode(Math.floor(rand() * 256)));
-    else parts.push(mixCase(rand, pick(rand, ['log', 'I0612', 'kubelet', 'pod=', 'x', 'ab', 'AbC', '0x8', 'sk', 'AK', 'e', 'y', 'J'])));
-  }
-  return parts.join('');
+  return hostileText(rand, words, pieces, { odd: ODD_LATIN1, anyByte: true });
 }
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');

@@ -5,6 +5,7 @@ import { LiteralScanner } from '../../../../shared/logic/redact-scan';
 import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
+import { B64, hostileText, mixCase, ODD_ANY, pick } from './hostile-text';
 import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-scanners';
 
 /**
@@ -18,61 +19,9 @@ import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-
 
 const std = { level: 'standard' as const };
 
-function pick(rand: () => number, items: readonly string[]): string {
-  return items[Math.floor(rand() * items.length)] as string;
-}
-
-/** Random case of each ASCII letter. */
-function mixCase(rand: () => number, s: string): string {
-  let out = '';
-  for (const ch of s) out += rand() < 0.5 ? ch.toUpperCase() : ch.toLowerCase();
-  return out;
-}
-
-const ODD = [
-  '\u0130',
-  '\u212a',
-  '\u0000',
-  '\u00e9',
-  '\u00ff',
-  '\ud83d\ude00',
-  '\ud800',
-  '=',
-  '==',
-  '===',
-  '-',
-  '_',
-  '\r\n',
-  '\n',
-  ' ',
-  '\t',
-  '%41',
-  '%3A',
-  '"',
-  "'",
-  ':',
-  '/',
-];
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 /** A hostile random text made of word fragments, trigger words (split and whole), base64 runs and odd characters. */
 function hostile(rand: () => number, words: readonly string[], pieces: number): string {
-  const parts: string[] = [];
-  for (let i = 0; i < pieces; i++) {
-    const r = rand();
-    if (r < 0.25) {
-      const w = pick(rand, words);
-      // Whole, or cut short, or doubled with overlap (`keykey`, `-----begin-----begin`).
-      parts.push(mixCase(rand, rand() < 0.7 ? w : rand() < 0.5 ? w.slice(0, Math.max(1, Math.floor(rand() * w.length))) : w + w.slice(1)));
-    } else if (r < 0.45) {
-      let run = '';
-      const len = 10 + Math.floor(rand() * 30);
-      for (let k = 0; k < len; k++) run += B64[Math.floor(rand() * (rand() < 0.3 ? 26 : 64))];
-      parts.push(run + (rand() < 0.4 ? '='.repeat(Math.floor(rand() * 4)) : ''));
-    } else if (r < 0.7) parts.push(pick(rand, ODD));
-    else parts.push(mixCase(rand, pick(rand, ['log', 'I0612', 'kubelet', 'pod=', 'x', 'ab', 'AbC', '0x8', 'sk', 'AK', 'e', 'y', 'J'])));
-  }
-  return parts.join('');
+  return hostileText(rand, words, pieces, { odd: ODD_ANY });
 }
 
 function sameResult(fast: RedactResult, ref: RedactResult, label: string): void {
