@@ -213,8 +213,11 @@ function judge(name, r) {
       verdict(
         'peak RSS',
         '≤ 150 MB',
-        r.windeck?.peakRssMiB == null ? null : `${fmt(r.windeck.peakRssMiB, 0)} MiB (zip ${fmt(r.zip6?.peakRssMiB, 0)} MiB)`,
-        r.windeck?.peakRssMiB != null && r.windeck.peakRssMiB <= 150,
+        r.windeck?.peakRssMiB == null
+          ? null
+          : `${fmt(r.windeck.peakRssMiB, 0)} MiB = ${fmt(r.windeck.peakRssMiB * 1.048576, 0)} MB (zip ${fmt(r.zip6?.peakRssMiB, 0)} MiB)`,
+        r.windeck?.peakRssMiB != null && r.windeck.peakRssMiB * 1.048576 <= 150,
+        { ratio: r.windeck?.peakRssMiB == null ? null : ratio(r.windeck.peakRssMiB * 1.048576, 150), ratioOf: '150 MB' },
       ),
     );
     out.push(
