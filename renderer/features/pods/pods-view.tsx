@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type Dispatch,
 import type { PodListInput, PodPhaseFilter, PodRow, PodSortKey } from '../../../shared/contract/methods/pods';
 import { UI_REFRESH_DEBOUNCE_MS } from '../../../shared/domain/limits';
 import { useQuery } from '../../api/use-query';
+import { FilterSearch, FilterSelect, type FilterOption } from '../../components/filter-fields';
 import { Age } from '../../components/age';
 import { ErrorNotice } from '../../components/error-notice';
 import { navigate } from '../../app/router';
@@ -32,6 +33,22 @@ const POD_OVERSCAN_ROWS = 6;
 const NO_NAMESPACES: readonly string[] = [];
 
 type OsChoice = 'all' | 'windows' | 'linux' | 'unknown';
+
+const PHASE_OPTIONS: readonly FilterOption<PodPhaseFilter>[] = [
+  { value: 'all', label: 'All' },
+  { value: 'problems', label: 'Not Running or Succeeded' },
+  { value: 'Running', label: 'Running' },
+  { value: 'Pending', label: 'Pending' },
+  { value: 'Failed', label: 'Failed' },
+  { value: 'Succeeded', label: 'Succeeded' },
+  { value: 'Unknown', label: 'Unknown' },
+];
+const OS_OPTIONS: readonly FilterOption<OsChoice>[] = [
+  { value: 'all', label: 'All' },
+  { value: 'windows', label: 'Windows' },
+  { value: 'linux', label: 'Linux' },
+  { value: 'unknown', label: 'Unknown / not scheduled' },
+];
 
 export interface PodFilter {
   search: string;
@@ -175,50 +192,25 @@ interface PodsToolbarProps {
  */
 const PodsToolbar = memo(function PodsToolbar({ filter, setFilter, namespaces, count }: PodsToolbarProps) {
   const filtered = isFiltered(filter);
+  const namespaceOptions = useMemo(() => [{ value: '', label: 'All' }, ...namespaces.map((ns) => ({ value: ns, label: ns }))], [namespaces]);
   return (
     <div className="toolbar" role="search" aria-label="Filter pods">
-      <div className="field">
-        <label htmlFor="pods-search">Search</label>
-        <input
-          id="pods-search"
-          type="search"
-          value={filter.search}
-          placeholder="namespace, name or node…"
-          onChange={(e) => setFilter({ ...filter, search: e.target.value })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="pods-namespace">Namespace</label>
-        <select id="pods-namespace" value={filter.namespace} onChange={(e) => setFilter({ ...filter, namespace: e.target.value })}>
-          <option value="">All</option>
-          {namespaces.map((ns) => (
-            <option key={ns} value={ns}>
-              {ns}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="pods-phase">Phase</label>
-        <select id="pods-phase" value={filter.phase} onChange={(e) => setFilter({ ...filter, phase: e.target.value as PodPhaseFilter })}>
-          <option value="all">All</option>
-          <option value="problems">Not Running or Succeeded</option>
-          <option value="Running">Running</option>
-          <option value="Pending">Pending</option>
-          <option value="Failed">Failed</option>
-          <option value="Succeeded">Succeeded</option>
-          <option value="Unknown">Unknown</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="pods-os">OS</label>
-        <select id="pods-os" value={filter.os} onChange={(e) => setFilter({ ...filter, os: e.target.value as OsChoice })}>
-          <option value="all">All</option>
-          <option value="windows">Windows</option>
-          <option value="linux">Linux</option>
-          <option value="unknown">Unknown / not scheduled</option>
-        </select>
-      </div>
+      <FilterSearch
+        id="pods-search"
+        label="Search"
+        value={filter.search}
+        placeholder="namespace, name or node…"
+        onChange={(search) => setFilter({ ...filter, search })}
+      />
+      <FilterSelect
+        id="pods-namespace"
+        label="Namespace"
+        value={filter.namespace}
+        options={namespaceOptions}
+        onChange={(namespace) => setFilter({ ...filter, namespace })}
+      />
+      <FilterSelect id="pods-phase" label="Phase" value={filter.phase} options={PHASE_OPTIONS} onChange={(phase) => setFilter({ ...filter, phase })} />
+      <FilterSelect id="pods-os" label="OS" value={filter.os} options={OS_OPTIONS} onChange={(os) => setFilter({ ...filter, os })} />
       <p className="toolbar-count" aria-live="polite">
         {count}
       </p>
