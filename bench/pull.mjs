@@ -14,6 +14,8 @@
 //   node bench/pull.mjs --mb 100 --reps 3 --cipher chacha20-poly1305@openssh.com
 //   node bench/pull.mjs --reps 1 --cpu-prof /tmp/prof    (a V8 CPU profile of each Windeck run)
 //   node bench/pull.mjs --only windeck --reps 3           (one side only, for profiling; no ratio)
+//   node bench/pull.mjs --only windeck --node-flags=--no-concurrent-marking   (an experiment: V8 flags the product does
+//                                                          not set; the result records them)
 // Besides wall time, each run's CPU time (user + sys of the client and its children, from /usr/bin/time when
 // present) is reported: on a loaded machine CPU ms per MB is steadier than MB/s.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -39,6 +41,7 @@ if (args.includes('--help') || args.includes('-h')) {
       '  --cipher NAME  the one cipher sshd allows (default aes128-gcm@openssh.com)',
       '  --cpu-prof DIR a V8 CPU profile of every Windeck run into DIR',
       '  --only SIDE    run only windeck or only scp (profiling; no ratio)',
+      '  --node-flags=F extra node/V8 flags for the Windeck process (space-separated; an experiment, not the product)',
       'Needs root, sshd and scp. Prints one JSON object on the last line of stdout.',
     ].join('\n'),
   );
@@ -52,6 +55,9 @@ const CPU_PROF = flag(args, '--cpu-prof', null);
 const CIPHER = flag(args, '--cipher', 'aes128-gcm@openssh.com');
 const ONLY = flag(args, '--only', null);
 if (ONLY !== null && ONLY !== 'windeck' && ONLY !== 'scp') throw new Error(`--only takes windeck or scp, not ${ONLY}`);
+// --node-flags=F (the = form, since F starts with --): node/V8 flags for the Windeck process only. The product sets
+// none of these; a result with them says so (`windeckNodeFlags`).
+const NODE_FLAGS = (args.find((a) => a.startsWith('--node-flags=')) ?? '--node-flags=').slice('--node-flags='.length).split(/\s+/).filter(Boolean);
 // CPU time of a run (user + sys of the process and its waited-for children: scp's ssh) via GNU time, if present.
 // Both sides run under it, so both peak RSS figures include GNU time's own ~1-2 MiB.
 const TIME_BIN = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -156,6 +162,7 @@ try {
   const windeckProgram = await bundleProgram(
     'pull-windeck',
     `import fs from 'node:fs';
+    import { PerformanceObserver } from 'node:perf_hooks';
     import { PinningVerifier } from ${imp('electron/services/transports/ssh/host-keys.ts')};
     import { parseKnownHosts } from ${imp('electron/services/transports/ssh/known-hosts.ts')};
     import { SshTransport } from ${imp('electron/services/transports/ssh/exec.ts')};
@@ -168,13 +175,24 @@ try {
     // (connect + auth + SFTP open + transfer + file closed) is the pull as the console runs it; the process's
     // whole run (what the verdict uses, like scp's) adds Node's start and module loading.
     await loadSsh2();
+    // Garbage collections during the pull (major = mark-compact): what ssh2's per-packet buffers cost.
+    const gc = { major: 0, minor: 0, ms: 0 };
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.detail?.kind === 4) gc.major += 1;
+        else gc.minor += 1;
+        gc.ms += e.duration;
+      }
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const started = performance.now();
     const sink = fs.createWriteStream(dest);
     const bytes = await t.download('C:\\\\bench\\\\pull.log', sink, { signal: new AbortController().signal, timeouts: { connectMs: 60000, channelMs: 60000, idleMs: 60000 } });
     await new Promise((resolve, reject) => sink.end((e) => (e ? reject(e) : resolve())));
     const inProcessMs = performance.now() - started;
     await pool.dispose();
-    console.log(JSON.stringify({ bytes, inProcessMs }));`,
+    gcObserver.disconnect();
+    console.log(JSON.stringify({ bytes, inProcessMs, gc: { ...gc, ms: Math.round(gc.ms * 10) / 10 } }));`,
   );
 
   const dest = path.join(tmp, 'dest');
@@ -191,6 +209,7 @@ try {
     windeck: async (out) => {
       const r = await measured(process.execPath, [
         ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []),
+        ...NODE_FLAGS,
         windeckProgram,
         String(port),
         key,
@@ -199,8 +218,8 @@ try {
         out,
       ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
-      const inProcessMs = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}').inProcessMs ?? null;
-      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB, inProcessMs };
+      const last = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
+      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB, inProcessMs: last.inProcessMs ?? null, gc: last.gc ?? null };
     },
     scp: async (out) => {
       const r = await measured('scp', [
@@ -233,7 +252,7 @@ try {
       }
       runs[who].push(r);
       console.error(
-        `  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, cpu ${r.cpuMs === null ? '?' : `${(r.cpuMs / 1000).toFixed(2)} s`}, load ${os.loadavg()[0].toFixed(1)}, peak ${r.peakRssMiB} MiB` : `FAILED ${r.error}`}`,
+        `  rep ${rep + 1} ${who.padEnd(7)} ${r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${(want / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s, cpu ${r.cpuMs === null ? '?' : `${(r.cpuMs / 1000).toFixed(2)} s`}, load ${os.loadavg()[0].toFixed(1)}, peak ${r.peakRssMiB} MiB${r.gc ? `, in-process ${(r.inProcessMs / 1000).toFixed(2)} s, major GCs ${r.gc.major}` : ''}` : `FAILED ${r.error}`}`,
       );
     }
   }
@@ -254,7 +273,13 @@ try {
       ...(who === 'windeck'
         ? (() => {
             const inProcess = summarize(ok.map((r) => r.inProcessMs).filter((v) => typeof v === 'number'));
-            return { inProcessMs: inProcess, inProcessMbPerSecond: inProcess.median ? Math.round((want / 1e6 / (inProcess.median / 1000)) * 10) / 10 : null };
+            return {
+              inProcessMs: inProcess,
+              inProcessMbPerSecond: inProcess.median ? Math.round((want / 1e6 / (inProcess.median / 1000)) * 10) / 10 : null,
+              // Garbage collections during the pull, per run (major = mark-compact).
+              majorGcs: summarize(ok.map((r) => r.gc?.major).filter((v) => typeof v === 'number')),
+              gcMs: summarize(ok.map((r) => r.gc?.ms).filter((v) => typeof v === 'number')),
+            };
           })()
         : {}),
       failedRuns: runs[who].filter((r) => !r.ok).map((r) => r.error),
@@ -269,6 +294,9 @@ try {
       file: { mb: MB, bytes: want },
       endpoint: `OpenSSH sshd ${spawnSync('dpkg-query', ['-W', '-f', '${Version}', 'openssh-server'], { encoding: 'utf8' }).stdout || ''} on 127.0.0.1, internal-sftp, chroot with C:/bench/pull.log`,
       cipher: CIPHER,
+      ...(NODE_FLAGS.length
+        ? { windeckNodeFlags: NODE_FLAGS.join(' '), note: 'experiment: the Windeck process ran with node/V8 flags the product does not set' }
+        : {}),
       repetitions: REPS,
       order: 'alternating (scp first on odd repetitions), one unmeasured warm-up round; each run = new process + connection',
       integrity,

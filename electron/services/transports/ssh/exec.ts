@@ -16,6 +16,7 @@ import { encodeInvocation } from '../../powershell/invoke';
 import type { NodeTransport, RunRequest, RunResult, RunTimeouts } from '../node-transport';
 import type { SshTarget } from './connect';
 import type { SshLease, SshPool } from './pool';
+import { directSftpData } from './sftp-data';
 import { pipelinedRead, sftpReadSize } from './sftp-read';
 
 /**
@@ -282,6 +283,9 @@ export class SshTransport implements NodeTransport {
           else resolve(s);
         });
       });
+      // DATA answers go straight into the READ buffers (no 256 KiB buffer per answer, one copy less): fewer V8
+      // major GCs and less CPU per MB (`sftp-data.ts`; ssh2's own path stays if its internals look different).
+      directSftpData(sftp);
       const sftpFailure = (error: Error & { code?: number }): WindeckError => {
         const notFound = error.code === 2 || /no such file/i.test(error.message);
         return new WindeckError(
