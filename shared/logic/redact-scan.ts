@@ -94,6 +94,42 @@ export class LiteralScanner {
     return -1;
   }
 
+  /** `matchAt` over Latin-1 bytes (one per character; `n` of them are the text). */
+  matchAtBytes(bytes: Uint8Array, n: number, at: number, bucket: number): number {
+    const fold = foldTable();
+    for (const k of this.buckets[bucket - 1] as number[]) {
+      const code = this.codes[k] as Uint8Array;
+      const len = code.length;
+      if (at + len > n) continue;
+      let j = 0;
+      while (j < len && fold[bytes[at + j] as number] === code[j]) j++;
+      if (j === len) return (this.reports[k] as number) * 256 + len;
+    }
+    return -1;
+  }
+
+  /** `findAll` over Latin-1 bytes [from, to) (offsets relative to `from`). */
+  findAllBytes(bytes: Uint8Array, from: number, to: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    const fold = foldTable();
+    const starts = this.starts;
+    let key = 0;
+    let free = 0;
+    for (let i = 0; i < to - from; i++) {
+      key = ((key << 7) | (fold[bytes[from + i] as number] as number)) & 0x1fffff;
+      const b = starts[slotOf(key)] as number;
+      if (b === 0 || i < 2) continue;
+      const at = i - 2;
+      if (at < free) continue;
+      const hit = this.matchAtBytes(bytes, to, from + at, b);
+      if (hit >= 0) {
+        out.push([at, hit >> 8]);
+        free = at + (hit & 255);
+      }
+    }
+    return out;
+  }
+
   /** Every non-overlapping match, leftmost first (at one offset, the word listed first): `[offset, wordIndex]`. */
   findAll(text: string): Array<[number, number]> {
     const out: Array<[number, number]> = [];

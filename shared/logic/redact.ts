@@ -136,13 +136,16 @@ function triggerWindows(text: string, triggers: Array<[number, number]>): Array<
   let coveredTo = -1;
   for (const [at, wordIndex] of triggers) {
     const word = TRIGGER_WORDS[wordIndex] as string;
-    if (at < coveredTo) continue;
+    // A block opener inside an earlier window still extends it to the block's end (else the window would stop
+    // two lines after the earlier trigger and the block's pattern would only see its first lines).
+    const opener = word === '-----begin' || word === 'putty-user-key-file';
+    if (at < coveredTo && !opener) continue;
     let start = text.lastIndexOf('\n', at - 1) + 1;
     if (start > 0) start = text.lastIndexOf('\n', start - 2) + 1;
     let end = at;
     for (let k = 0; k < 3 && end >= 0; k++) end = text.indexOf('\n', end + 1);
     if (end < 0) end = text.length;
-    if (word === '-----begin' || word === 'putty-user-key-file') {
+    if (opener) {
       const close = text.indexOf(word === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
       const closeEnd = close < 0 ? text.length : text.indexOf('\n', close);
       end = Math.max(end, closeEnd < 0 ? text.length : closeEnd);
@@ -150,7 +153,7 @@ function triggerWindows(text: string, triggers: Array<[number, number]>): Array<
     const last = windows[windows.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else windows.push([start, end]);
-    coveredTo = end;
+    coveredTo = Math.max(coveredTo, end);
   }
   return windows;
 }
@@ -596,6 +599,38 @@ function base64MayHoldText(text: string, start: number, end: number): boolean {
       bytes[o++] = (acc >> bits) & 0xff;
     }
   }
+  return decodedMayHoldText(bytes, o);
+}
+
+/** base64MayHoldText of the Latin-1 text held as bytes: b[start, end). */
+function base64MayHoldLatin1(b: Uint8Array, start: number, end: number): boolean {
+  let stop = end;
+  while (stop > start && b[stop - 1] === 61) stop--;
+  const len = stop - start;
+  if (len % 4 === 1) return false;
+  const size = Math.floor((len * 3) / 4);
+  if (size < 12) return false;
+  if (b64Scratch.length < size) b64Scratch = new Uint8Array(size * 2);
+  const bytes = b64Scratch;
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = start; i < stop; i++) {
+    const c = b[i] as number;
+    const v = c < 128 ? (B64_VALUE[c] as number) : -1;
+    if (v < 0) return false;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return decodedMayHoldText(bytes, o);
+}
+
+/** The second half of base64MayHoldText: the `o` decoded bytes may be text. */
+function decodedMayHoldText(bytes: Uint8Array, o: number): boolean {
   if (o < 12) return false;
   if (looksUtf16le(bytes.subarray(0, o))) return true;
   let units = 0;
@@ -657,35 +692,47 @@ function percentRuns(text: string): Array<[number, number]> {
   return runs;
 }
 
+/** The span of a base64 run text[start, end) holding a secret, or null. Reads only text[start, end). */
+function base64Span(text: string, start: number, end: number, depth: number, scanner: TextScanner | undefined): Span | null {
+  if (!base64MayHoldText(text, start, end)) return null;
+  const run = text.slice(start, end);
+  const bytes = base64Decode(run);
+  if (!bytes || bytes.length < 12) return null;
+  const decoded = looksUtf16le(bytes) ? utf16leDecode(bytes, bytes[0] === 0xff && bytes[1] === 0xfe ? 2 : 0) : utf8Decode(bytes);
+  if (printableRatio(decoded) < 0.85) return null;
+  const inner = detect(decoded, depth + 1, scanner);
+  if (inner.length === 0) return null;
+  const kinds = inner.flatMap((s) => s.kinds);
+  return { start, end, kinds, encoding: 'base64', container: true, replacement: `[REDACTED:${bestOf(kinds)} base64]` };
+}
+
+/** The span of a percent-encoded run text[start, end) holding a secret, or null. Reads only text[start, end). */
+function percentSpan(text: string, start: number, end: number, depth: number, scanner: TextScanner | undefined): Span | null {
+  const run = text.slice(start, end);
+  const decoded = percentDecode(run);
+  if (decoded === run) return null;
+  const inner = detect(decoded, depth + 1, scanner);
+  if (inner.length === 0) return null;
+  return {
+    start,
+    end,
+    kinds: inner.flatMap((s) => s.kinds),
+    encoding: 'url',
+    container: true,
+    replacement: percentEncode(applySpans(decoded, inner)),
+  };
+}
+
 /** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
 function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boolean, runs: Array<[number, number]>, scanner: TextScanner | undefined): void {
   for (const [start, end] of runs) {
-    if (!base64MayHoldText(text, start, end)) continue;
-    const run = text.slice(start, end);
-    const bytes = base64Decode(run);
-    if (!bytes || bytes.length < 12) continue;
-    const decoded = looksUtf16le(bytes) ? utf16leDecode(bytes, bytes[0] === 0xff && bytes[1] === 0xfe ? 2 : 0) : utf8Decode(bytes);
-    if (printableRatio(decoded) < 0.85) continue;
-    const inner = detect(decoded, depth + 1, scanner);
-    if (inner.length === 0) continue;
-    const kinds = inner.flatMap((s) => s.kinds);
-    spans.push({ start, end, kinds, encoding: 'base64', container: true, replacement: `[REDACTED:${bestOf(kinds)} base64]` });
+    const span = base64Span(text, start, end, depth, scanner);
+    if (span) spans.push(span);
   }
   if (text.includes('%')) {
     for (const [start, end] of percentRuns(text)) {
-      const run = text.slice(start, end);
-      const decoded = percentDecode(run);
-      if (decoded === run) continue;
-      const inner = detect(decoded, depth + 1, scanner);
-      if (inner.length === 0) continue;
-      spans.push({
-        start,
-        end,
-        kinds: inner.flatMap((s) => s.kinds),
-        encoding: 'url',
-        container: true,
-        replacement: percentEncode(applySpans(decoded, inner)),
-      });
+      const span = percentSpan(text, start, end, depth, scanner);
+      if (span) spans.push(span);
     }
   }
   if (hasNul) {
@@ -1122,7 +1169,8 @@ export function redactJsonValue(value: unknown, options: RedactOptions): { value
 export class StreamRedactor {
   private pending = '';
   /** The tail of what was already emitted, kept as detection context for the next part. */
-  private context = '';
+  /** `context` as a string; null while only its bytes are known (after a `pushLatin1`; decoded when needed). */
+  private contextText: string | null = '';
   private lines = 0;
   readonly counts: RedactionCounts = {};
   readonly findings: RedactionFinding[] = [];
@@ -1148,6 +1196,8 @@ export class StreamRedactor {
     private readonly holdMaxChars = 1024 * 1024,
     private readonly contextChars = 64 * 1024,
     private readonly companion: LiteralScanner | null = null,
+    /** Byte searches and decoding for `pushLatin1` (the pipeline gives Buffer's native ones). */
+    private readonly latin1: Latin1Ops = JS_LATIN1_OPS,
   ) {}
 
   /**
@@ -1197,6 +1247,88 @@ export class StreamRedactor {
     return this.run(this.pending, this.pending.length);
   }
 
+  /** The tail of what was already emitted (detection context for the next part). */
+  private get context(): string {
+    if (this.contextText === null) this.contextText = this.latin1.decode(this.contextBytes ?? new Uint8Array(0), 0, this.contextBytes?.length ?? 0);
+    return this.contextText;
+  }
+
+  /**
+   * The byte path (streamed Latin-1 logs): redact `bytes`, whole lines (the last byte is a line break), and
+   * return the output bytes, or null when this part must take the string path (`push`), which then gives the
+   * same output. It applies when the part and the context before it hold nothing that needs the whole text as a
+   * string: no NUL (UTF-16LE runs), no `kind: Secret` or last-applied annotation (structural
+   * rules), no `-----BEGIN ` in the part (a PEM block may be held back); the redactor is not strict and has no
+   * `scanner`, and every earlier part came with its bytes. Detection then decodes only the lines around trigger
+   * words (`triggerWindows`), the base64 runs and the percent-encoded runs, and the output is the input outside the replaced spans (a
+   * view of `bytes` when nothing was replaced). `companionMatches` are set as `push` sets them.
+   * `redact-bytes.test.ts` proves it equal to `push` (bytes, counts, findings, companion matches).
+   */
+  pushLatin1(input: Uint8Array | readonly Uint8Array[]): Uint8Array[] | null {
+    const parts = (input instanceof Uint8Array ? [input] : input).filter((p) => p.length > 0);
+    let part = 0;
+    for (const p of parts) part += p.length;
+    const lastPart = parts[parts.length - 1];
+    const ctx = this.contextBytes;
+    if (!lastPart || lastPart[lastPart.length - 1] !== 10 || this.pending !== '' || !this.pendingBytes || !ctx || this.options.scanner) return null;
+    if (this.options.level === 'strict' || this.companion?.hasLineBreak) return null;
+    const n = ctx.length + part;
+    if (n <= SMALL_TEXT_CHARS || n > LATIN1_PATH_MAX_CHARS) return null;
+    const ops = this.latin1;
+    if (this.joinScratch.length < n) this.joinScratch = new Uint8Array(Math.max(n, 640 * 1024));
+    const b = this.joinScratch.subarray(0, n);
+    b.set(ctx, 0);
+    let at = ctx.length;
+    for (const p of parts) {
+      b.set(p, at);
+      at += p.length;
+    }
+    if (
+      ops.indexOf(b, '-----BEGIN ', ctx.length) >= 0 ||
+      ops.indexOfByte(b, 0, 0) >= 0 ||
+      ops.indexOf(b, LAST_APPLIED_ANNOTATION, 0) >= 0 ||
+      hasSecretKind(b, ops)
+    ) {
+      this.shrinkScratch();
+      return null;
+    }
+    const prior = this.contextScan && ctx.length > 0 ? this.contextScan : null;
+    const fresh = scanLatin1(b, prior ? ctx.length : 0, this.companion);
+    if (!fresh) {
+      this.shrinkScratch();
+      return null;
+    }
+    const scan = prior ? joinScans(prior, fresh) : fresh;
+    const detected = detectLatin1(b, scan, ops);
+    const remaining = Math.max(0, (this.options.maxFindings ?? 500) - this.findings.length);
+    const r = redactLatin1(b, ctx.length, parts, detected, remaining, this.lines, this.companion, scan.extra, ops);
+    this.joinedHint = null;
+    this.companionMatches = r.companion;
+    mergeCounts(this.counts, r.counts);
+    this.findings.push(...r.findings);
+    if (r.findingsTruncated) this.findingsTruncated = true;
+    this.lines = r.lines;
+    // Keep whole lines of context, as `run` does.
+    let from = Math.max(0, n - this.contextChars);
+    if (from > 0) from = ops.indexOf(b, '\n', from) + 1;
+    const ctxStart = from > 0 ? from : n <= this.contextChars ? 0 : n;
+    // A view of the caller's bytes when the context lies in the last piece (no copy), else a copy.
+    const lastStart = n - lastPart.length;
+    this.contextBytes = ctxStart >= lastStart ? lastPart.subarray(ctxStart - lastStart) : b.slice(ctxStart, n);
+    this.contextText = null;
+    this.contextScan = ctxStart < n ? scanFrom(scan, ctxStart) : null;
+    this.pendingBytes = [];
+    this.shrinkScratch();
+    return r.out;
+  }
+
+  private joinScratch = new Uint8Array(0);
+
+  /** A scratch grown for one huge part is not kept. */
+  private shrinkScratch(): void {
+    if (this.joinScratch.length > 4 * 1024 * 1024) this.joinScratch = new Uint8Array(0);
+  }
+
   /** The Latin-1 bytes of the current context (while every push came with its bytes), else null. */
   get latin1Context(): Uint8Array | null {
     return this.pendingBytes && this.pending === '' ? this.contextBytes : null;
@@ -1230,8 +1362,9 @@ export class StreamRedactor {
     // Keep whole lines of context (never the middle of one).
     let from = Math.max(0, joined.length - this.contextChars);
     if (from > 0) from = joined.indexOf('\n', from) + 1;
-    this.context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
-    if (bytes) this.contextBytes = copyPieces(bytes, joined.length - this.context.length, joined.length);
+    const context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
+    this.contextText = context;
+    if (bytes) this.contextBytes = copyPieces(bytes, joined.length - context.length, joined.length);
     // The context's scan is reusable when it ends a line (a forced cut inside a line continues that line).
     this.contextScan =
       reuse.result && this.context !== '' && joined.charCodeAt(joined.length - 1) === 10 ? scanFrom(reuse.result, joined.length - this.context.length) : null;
@@ -1278,4 +1411,412 @@ function sameLatin1Sample(text: string, bytes: Uint8Array): boolean {
     if (text.charCodeAt(i) !== bytes[i]) return false;
   }
   return true;
+}
+
+// ---- The byte path of StreamRedactor (`pushLatin1`): Latin-1 text handled as its bytes ----
+
+/**
+ * Searches and decoding over Latin-1 bytes (one byte per character) for the byte path. `indexOf` is
+ * `String.prototype.indexOf` on the decoded text (`from` >= 0); `decode` is bytes[start, end) as a string. The
+ * default is plain JavaScript; the bundle pipeline gives Buffer's native ones (memchr speed).
+ */
+export interface Latin1Ops {
+  indexOf(bytes: Uint8Array, needle: string, from: number): number;
+  /** `bytes.indexOf(byte, from)` (`from` >= 0). */
+  indexOfByte(bytes: Uint8Array, byte: number, from: number): number;
+  decode(bytes: Uint8Array, start: number, end: number): string;
+}
+
+export const JS_LATIN1_OPS: Latin1Ops = {
+  indexOf(bytes, needle, from) {
+    const len = needle.length;
+    const first = needle.charCodeAt(0);
+    for (let i = bytes.indexOf(first, from); i >= 0 && i + len <= bytes.length; i = bytes.indexOf(first, i + 1)) {
+      let j = 1;
+      while (j < len && bytes[i + j] === needle.charCodeAt(j)) j++;
+      if (j === len) return i;
+    }
+    return -1;
+  },
+  indexOfByte(bytes, byte, from) {
+    return bytes.indexOf(byte, from);
+  },
+  decode(bytes, start, end) {
+    let out = '';
+    for (let i = start; i < end; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
+    return out;
+  },
+};
+
+/** Larger parts take the string path (the scan kernel's limit). */
+const LATIN1_PATH_MAX_CHARS = 8 * 1024 * 1024;
+
+/** `\s` of a regular expression, for character codes below 256. */
+function isSpaceByte(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 160;
+}
+
+function isWordByte(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isHexByte(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+/**
+ * Exactly `/kind["']?\s*:\s*["']?Secret\b/.test(text)` (detectStructural's gate) on Latin-1 bytes, read backwards
+ * from each `Secret`: every part of the expression left of `Secret` is forced (a quote must be the optional quote,
+ * a space run must be taken whole, since neither a quote nor a space can be `:` or `d`).
+ */
+function hasSecretKind(b: Uint8Array, ops: Latin1Ops): boolean {
+  for (let p = ops.indexOf(b, 'Secret', 0); p >= 0; p = ops.indexOf(b, 'Secret', p + 1)) {
+    if (p + 6 < b.length && isWordByte(b[p + 6] as number)) continue;
+    let i = p;
+    if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
+    while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
+    if (i === 0 || b[i - 1] !== 58) continue;
+    i--;
+    while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
+    if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
+    if (i >= 4 && b[i - 4] === 107 && b[i - 3] === 105 && b[i - 2] === 110 && b[i - 1] === 100) return true;
+  }
+  return false;
+}
+
+/** percentRuns on Latin-1 bytes (the same runs). */
+function percentRunsLatin1(b: Uint8Array, ops: Latin1Ops): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  const n = b.length;
+  const stop = (c: number) => c <= 32 || c === 34 || c === 39 || c === 60 || c === 62 || c === 96;
+  let from = 0;
+  for (let at = ops.indexOfByte(b, 37, 0); at >= 0; at = from < n ? ops.indexOfByte(b, 37, from) : -1) {
+    from = at + 1;
+    if (!(at + 2 < n && isHexByte(b[at + 1] as number) && isHexByte(b[at + 2] as number))) continue;
+    let a = at;
+    while (a > 0 && !stop(b[a - 1] as number)) a--;
+    let e = at;
+    while (e < n && !stop(b[e] as number)) e++;
+    const last = runs[runs.length - 1];
+    if (last && a < last[1]) continue;
+    if (e - a <= MAX_ENCODED_RUN_CHARS) runs.push([a, e]);
+    from = e;
+  }
+  return runs;
+}
+
+/** `String.prototype.lastIndexOf('\n', pos)` on Latin-1 bytes. */
+function lastLineBreak(b: Uint8Array, pos: number): number {
+  if (b.length === 0) return -1;
+  return b.lastIndexOf(10, Math.min(Math.max(pos, 0), b.length - 1));
+}
+
+/** `String.prototype.indexOf('\n', pos)` on Latin-1 bytes. */
+function nextLineBreak(b: Uint8Array, pos: number, ops: Latin1Ops): number {
+  return pos >= b.length ? -1 : ops.indexOfByte(b, 10, Math.max(pos, 0));
+}
+
+/** scanText over Latin-1 bytes (the kernel's hits, words compared on the bytes); null when the kernel cannot. */
+function scanLatin1(b: Uint8Array, from: number, extraScanner: LiteralScanner | null): Scan | null {
+  const n = b.length;
+  const extraStarts = extraScanner ? extraScanner.starts : NO_STARTS;
+  const kernel = kernelScan([b], n, from, startsUnion(extraStarts));
+  if (!kernel) return null;
+  const fold = foldTable();
+  const starts = TRIGGER.starts;
+  const triggers: Array<[number, number]> = [];
+  const extra: Array<[number, number]> = [];
+  const hits = kernel.hits;
+  let free = from;
+  let extraFree = from;
+  for (let h = 0; h < kernel.count; h++) {
+    const i = hits[h] as number;
+    if (i < from + 2) continue;
+    const at = i - 2;
+    const slot = slotOf(((fold[b[at] as number] as number) << 14) | ((fold[b[at + 1] as number] as number) << 7) | (fold[b[i] as number] as number));
+    if (starts[slot] !== 0 && at >= free) {
+      const hit = TRIGGER.matchAtBytes(b, n, at, starts[slot] as number);
+      if (hit >= 0) {
+        triggers.push([at, hit >> 8]);
+        free = at + (hit & 255);
+      }
+    }
+    if (extraStarts[slot] !== 0 && at >= extraFree) {
+      const hit = (extraScanner as LiteralScanner).matchAtBytes(b, n, at, extraStarts[slot] as number);
+      if (hit >= 0) {
+        extra.push([at, hit >> 8]);
+        extraFree = at + (hit & 255);
+      }
+    }
+  }
+  return { triggers, runs: kernel.runs, extra };
+}
+
+/** triggerWindows on Latin-1 bytes (the same ranges). */
+function triggerWindowsLatin1(b: Uint8Array, triggers: Array<[number, number]>, ops: Latin1Ops): Array<[number, number]> {
+  const windows: Array<[number, number]> = [];
+  const n = b.length;
+  let coveredTo = -1;
+  for (const [at, wordIndex] of triggers) {
+    const word = TRIGGER_WORDS[wordIndex] as string;
+    const opener = word === '-----begin' || word === 'putty-user-key-file';
+    if (at < coveredTo && !opener) continue;
+    let start = lastLineBreak(b, at - 1) + 1;
+    if (start > 0) start = lastLineBreak(b, start - 2) + 1;
+    let end = at;
+    for (let k = 0; k < 3 && end >= 0; k++) end = nextLineBreak(b, end + 1, ops);
+    if (end < 0) end = n;
+    if (opener) {
+      const close = ops.indexOf(b, word === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
+      const closeEnd = close < 0 ? n : nextLineBreak(b, close, ops);
+      end = Math.max(end, closeEnd < 0 ? n : closeEnd);
+    }
+    const last = windows[windows.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else windows.push([start, end]);
+    coveredTo = Math.max(coveredTo, end);
+  }
+  return windows;
+}
+
+/**
+ * `detect` at depth 0 of a large Latin-1 text that `pushLatin1` admitted (no structural rule or NUL can apply):
+ * the patterns over the trigger windows, then the base64 runs, then the percent-encoded runs, in `detect`'s order.
+ */
+function detectLatin1(b: Uint8Array, scan: Scan, ops: Latin1Ops): Span[] {
+  const spans: Span[] = [];
+  for (const [a, e] of triggerWindowsLatin1(b, scan.triggers, ops)) runPatterns(ops.decode(b, a, e), a, spans);
+  for (const [start, end] of scan.runs) {
+    // The same check base64Span makes first, on the bytes (most runs are CamelCase words or hashes).
+    if (!base64MayHoldLatin1(b, start, end)) continue;
+    const span = base64Span(ops.decode(b, start, end), 0, end - start, 0, undefined);
+    if (span) spans.push({ ...span, start, end });
+  }
+  for (const [start, end] of percentRunsLatin1(b, ops)) {
+    const span = percentSpan(ops.decode(b, start, end), 0, end - start, 0, undefined);
+    if (span) spans.push({ ...span, start, end });
+  }
+  return mergeSpans(spans);
+}
+
+/**
+ * `redactRegion` (standard level, no scanner) on Latin-1 bytes: `b` is context + part, `part` the caller's bytes
+ * of b[emitFrom, end). The output is `part` itself when nothing is replaced. `lines`: the line count after the part.
+ */
+function redactLatin1(
+  b: Uint8Array,
+  emitFrom: number,
+  parts: readonly Uint8Array[],
+  detected: Span[],
+  max: number,
+  lineOffset: number,
+  companionScanner: LiteralScanner | null,
+  inputMatches: Array<[number, number]>,
+  ops: Latin1Ops,
+): { out: Uint8Array[]; counts: RedactionCounts; findings: RedactionFinding[]; findingsTruncated: boolean; companion: Array<[number, number]>; lines: number } {
+  const spans: Span[] = [];
+  for (const s of detected) {
+    if (s.end <= emitFrom) continue;
+    if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
+    else spans.push(s);
+  }
+  const counts: RedactionCounts = {};
+  const findings: RedactionFinding[] = [];
+  let truncated = false;
+  let line = 1 + lineOffset;
+  let lineStart = emitFrom;
+  // The line breaks before each span (as redactRegion counts them), then the rest of the part's.
+  let next = nextLineBreak(b, emitFrom, ops);
+  for (const s of spans) {
+    for (; next >= 0 && next < s.start; next = nextLineBreak(b, next + 1, ops)) {
+      line++;
+      lineStart = next + 1;
+    }
+    if (s.continued) continue;
+    for (const k of s.kinds) bump(counts, k);
+    if (findings.length < max) {
+      findings.push({
+        kind: bestOf(s.kinds),
+        line,
+        column: s.start - lineStart + 1,
+        length: s.end - s.start,
+        encoding: s.encoding,
+        hint: hintFor(bestOf(s.kinds), ops.decode(b, s.start, s.end), s.encoding),
+      });
+    } else truncated = true;
+  }
+  for (; next >= 0; next = nextLineBreak(b, next + 1, ops)) line++;
+  // The output: views of the caller's pieces between the spans, and the replacements.
+  const out: Uint8Array[] = [];
+  let pos = emitFrom;
+  for (const s of spans) {
+    if (s.start > pos) out.push(...viewsOf(parts, pos - emitFrom, s.start - emitFrom));
+    out.push(latin1Bytes(replacementOf(s)));
+    pos = s.end;
+  }
+  if (b.length > pos) out.push(...viewsOf(parts, pos - emitFrom, b.length - emitFrom));
+  let companion: Array<[number, number]> = [];
+  if (companionScanner) {
+    const text = new Latin1Pieces(out, ops);
+    const lineStartsPart = emitFrom === 0 || b[emitFrom - 1] === 10;
+    companion = lineStartsPart
+      ? mapCompanionLatin1(inputMatches, spans, emitFrom, text, companionScanner)
+      : companionScanner.findAllBytes(text.copy(0, text.length), 0, text.length);
+  }
+  return { out, counts, findings, findingsTruncated: truncated, companion, lines: line - 1 };
+}
+
+/** mapCompanion on Latin-1 output bytes. */
+function mapCompanionLatin1(
+  inputMatches: Array<[number, number]>,
+  spans: Span[],
+  emitFrom: number,
+  out: Latin1Pieces,
+  scanner: LiteralScanner,
+): Array<[number, number]> {
+  const dirty: Array<{ a: number; b: number; ain: number; bin: number }> = [];
+  let delta = -emitFrom;
+  for (const s of spans) {
+    const os = s.start + delta;
+    const rlen = replacementOf(s).length;
+    const oe = os + rlen;
+    delta += rlen - (s.end - s.start);
+    const a = out.lastLineBreak(os - 1) + 1;
+    let b = out.nextLineBreak(oe);
+    if (b < 0) b = out.length;
+    const ain = s.start - (os - a);
+    const bin = s.end + (b - oe);
+    const last = dirty[dirty.length - 1];
+    if (last && a <= last.b) {
+      last.b = b;
+      last.bin = bin;
+    } else dirty.push({ a, b, ain, bin });
+  }
+  const result: Array<[number, number]> = [];
+  let m = 0;
+  let shift = -emitFrom;
+  let si = 0;
+  const spanShiftUpTo = (at: number) => {
+    while (si < spans.length && (spans[si] as Span).end <= at) {
+      const s = spans[si] as Span;
+      shift += replacementOf(s).length - (s.end - s.start);
+      si++;
+    }
+  };
+  for (const d of dirty) {
+    for (; m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.ain; m++) {
+      const [at, w] = inputMatches[m] as [number, number];
+      if (at < emitFrom) continue;
+      spanShiftUpTo(at);
+      result.push([at + shift, w]);
+    }
+    while (m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.bin) m++;
+    for (const [at, w] of scanner.findAllBytes(out.copy(d.a, d.b), 0, d.b - d.a)) result.push([at + d.a, w]);
+  }
+  for (; m < inputMatches.length; m++) {
+    const [at, w] = inputMatches[m] as [number, number];
+    if (at < emitFrom) continue;
+    spanShiftUpTo(at);
+    result.push([at + shift, w]);
+  }
+  return result;
+}
+
+/** Views of bytes [from, to) of the pieces' concatenation. */
+function viewsOf(pieces: readonly Uint8Array[], from: number, to: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of pieces) {
+    const a = Math.max(from, at);
+    const e = Math.min(to, at + p.length);
+    if (a < e) out.push(a === at && e === at + p.length ? p : p.subarray(a - at, e - at));
+    at += p.length;
+  }
+  return out;
+}
+
+/** A string of character codes below 256 as its Latin-1 bytes. */
+function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/**
+ * Latin-1 text held as pieces of bytes (the byte path's output: views of the input and the replacements), read
+ * without joining them: line breaks around an offset, copies and decodes of short ranges.
+ */
+export class Latin1Pieces {
+  readonly length: number;
+  private readonly starts: number[] = [];
+
+  constructor(
+    readonly pieces: readonly Uint8Array[],
+    private readonly ops: Latin1Ops = JS_LATIN1_OPS,
+  ) {
+    let at = 0;
+    for (const p of pieces) {
+      this.starts.push(at);
+      at += p.length;
+    }
+    this.length = at;
+  }
+
+  /** The piece holding offset `pos` (0 <= pos < length). */
+  private pieceAt(pos: number): number {
+    let lo = 0;
+    let hi = this.pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** `String.prototype.lastIndexOf('\n', pos)`. */
+  lastLineBreak(pos: number): number {
+    if (this.length === 0) return -1;
+    const from = Math.min(Math.max(pos, 0), this.length - 1);
+    for (let k = this.pieceAt(from); k >= 0; k--) {
+      const p = this.pieces[k] as Uint8Array;
+      const start = this.starts[k] as number;
+      if (p.length === 0) continue;
+      const i = p.lastIndexOf(10, Math.min(from - start, p.length - 1));
+      if (i >= 0) return start + i;
+    }
+    return -1;
+  }
+
+  /** `String.prototype.indexOf('\n', pos)`. */
+  nextLineBreak(pos: number): number {
+    const from = Math.max(pos, 0);
+    if (from >= this.length) return -1;
+    for (let k = this.pieceAt(from); k < this.pieces.length; k++) {
+      const p = this.pieces[k] as Uint8Array;
+      const start = this.starts[k] as number;
+      const i = this.ops.indexOfByte(p, 10, Math.max(0, from - start));
+      if (i >= 0) return start + i;
+    }
+    return -1;
+  }
+
+  /** A copy of bytes [a, b) (clamped). */
+  copy(a: number, b: number): Uint8Array {
+    const from = Math.min(Math.max(a, 0), this.length);
+    const to = Math.min(Math.max(b, from), this.length);
+    const out = new Uint8Array(to - from);
+    let o = 0;
+    for (const v of viewsOf(this.pieces, from, to)) {
+      out.set(v, o);
+      o += v.length;
+    }
+    return out;
+  }
+
+  /** Bytes [a, b) as a string (`String.prototype.slice` with 0 <= a). */
+  decode(a: number, b: number): string {
+    const c = this.copy(a, b);
+    return this.ops.decode(c, 0, c.length);
+  }
 }

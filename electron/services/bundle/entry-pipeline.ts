@@ -7,9 +7,17 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { WindeckError } from '../../../shared/contract/errors';
 import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
-import { StreamRedactor, mergeCounts, type RedactOptions, type RedactionCounts, type RedactionFinding } from '../../../shared/logic/redact';
+import {
+  Latin1Pieces,
+  StreamRedactor,
+  mergeCounts,
+  type Latin1Ops,
+  type RedactOptions,
+  type RedactionCounts,
+  type RedactionFinding,
+} from '../../../shared/logic/redact';
 import { looksUtf16le } from '../../../shared/logic/redact-codec';
-import { SECRETLINT_SCANNER, finalScan } from './scan';
+import { SECRETLINT_SCANNER, finalScan, finalScanLatin1 } from './scan';
 
 /**
  * One streamed bundle entry (a log), start to end: read (a file or bytes), gunzip when `.gz`, redact in chunks
@@ -55,6 +63,26 @@ function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | R
   return Readable.from(source as AsyncIterable<Buffer>);
 }
 
+/** Buffer's native searches and decoding for the redactor's byte path (views: no copy). */
+const BUFFER_LATIN1_OPS: Latin1Ops = {
+  indexOf: (bytes, needle, from) => asBuffer(bytes).indexOf(needle, from, 'latin1'),
+  indexOfByte: (bytes, byte, from) => asBuffer(bytes).indexOf(byte, from),
+  decode: (bytes, start, end) => asBuffer(bytes).toString('latin1', start, end),
+};
+
+/** The last view wrapped by `asBuffer` (the byte path asks many times about the same bytes; a new Buffer costs). */
+let wrappedIn: Uint8Array | null = null;
+let wrappedOut: Buffer | null = null;
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  if (Buffer.isBuffer(bytes)) return bytes;
+  if (bytes !== wrappedIn || !wrappedOut) {
+    wrappedIn = bytes;
+    wrappedOut = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return wrappedOut;
+}
+
 /** Scratch for `latin1Joined` (reused: it only lives for one synchronous decode). */
 let joinScratch = Buffer.alloc(0);
 
@@ -74,10 +102,12 @@ function latin1Joined(a: Uint8Array, b: Uint8Array): string {
 export async function redactLogEntry(
   task: LogEntryTask,
   redact: RedactOptions,
-  options: { signal?: AbortSignal; input?: AsyncIterable<Buffer> | Readable } = {},
+  options: { signal?: AbortSignal; input?: AsyncIterable<Buffer> | Readable; latin1Bytes?: boolean } = {},
 ): Promise<LogEntryResult> {
+  // `latin1Bytes: false`: every part takes the string path (the byte path's reference in the tests).
+  const bytePath = options.latin1Bytes !== false;
   // The redactor also finds the final scan's anchor words in its own pass over the text (see finalScan).
-  const redactor = new StreamRedactor(redact, undefined, undefined, SECRETLINT_SCANNER);
+  const redactor = new StreamRedactor(redact, undefined, undefined, SECRETLINT_SCANNER, BUFFER_LATIN1_OPS);
   const scanCounts: RedactionCounts = {};
   const notes: string[] = [];
   const name = path.basename(task.entryPath);
@@ -92,11 +122,36 @@ export async function redactLogEntry(
     notes.push(...scan.notes);
     yield Buffer.from(scan.text, encoding ?? 'latin1');
   };
+  // The byte path's output (Latin-1 parts the redactor handled as bytes): scanned the same way, without decoding.
+  const emitBytes = async function* (pieces: Uint8Array[]): AsyncGenerator<Buffer> {
+    const text = new Latin1Pieces(pieces, BUFFER_LATIN1_OPS);
+    if (text.length === 0) return;
+    const scan = await finalScanLatin1(text, name, redactor.companionMatches);
+    mergeCounts(scanCounts, scan.counts);
+    notes.push(...scan.notes);
+    for (const p of scan.pieces) if (p.length > 0) yield asBuffer(p);
+  };
 
   async function* redactChunks(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const flush = async function* (last: boolean): AsyncGenerator<Buffer> {
+      // The byte path (Latin-1, known from the first part): the redactor reads the pieces as they came (no
+      // concatenation), up to the last line break of the last piece, and its output is views of them.
+      if (encoding === 'latin1' && bytePath) {
+        const pieces = carry.length > 0 ? [carry, ...pending] : pending;
+        const lastPiece = pieces[pieces.length - 1];
+        const cut = !lastPiece ? 0 : last ? lastPiece.length : lastPiece.lastIndexOf(10) + 1;
+        const out = lastPiece && cut > 0 ? redactor.pushLatin1([...pieces.slice(0, -1), lastPiece.subarray(0, cut)]) : null;
+        if (lastPiece && out) {
+          carry = !last && cut < lastPiece.length ? Buffer.from(lastPiece.subarray(cut)) : Buffer.alloc(0);
+          pending = [];
+          pendingBytes = 0;
+          yield* emitBytes(out);
+          if (last) yield* emit(redactor.end());
+          return;
+        }
+      }
       let buf = pending.length === 1 && carry.length === 0 ? (pending[0] as Buffer) : Buffer.concat([carry, ...pending]);
       pending = [];
       pendingBytes = 0;
@@ -122,8 +177,12 @@ export async function redactLogEntry(
       // Latin-1 text comes with its bytes (one per character): the redactor scans those (a WebAssembly kernel).
       // And it is decoded together with the redactor's context (the tail of the last part), so the redactor does
       // not concatenate and copy the two: one half-MB string per part instead of two.
+      // The byte path: a part of whole lines without anything that needs the whole text as a string is redacted
+      // as bytes (only the lines around trigger words are decoded); the output is the input outside the spans.
+      const asBytes = encoding === 'latin1' && bytePath && buf.length > 0 ? redactor.pushLatin1([buf]) : null;
       const context = encoding === 'latin1' ? redactor.latin1Context : null;
-      if (encoding === 'latin1' && context && context.length > 0 && buf.length > 0) {
+      if (asBytes) yield* emitBytes(asBytes);
+      else if (encoding === 'latin1' && context && context.length > 0 && buf.length > 0) {
         const joined = latin1Joined(context, buf);
         yield* emit(redactor.push(joined.slice(context.length), buf, joined));
       } else yield* emit(redactor.push(buf.toString(encoding), encoding === 'latin1' ? buf : undefined));

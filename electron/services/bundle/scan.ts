@@ -1,4 +1,4 @@
-import { findSecrets, type RedactionCounts } from '../../../shared/logic/redact';
+import { findSecrets, type Latin1Pieces, type RedactionCounts } from '../../../shared/logic/redact';
 import { LiteralScanner } from '../../../shared/logic/redact-scan';
 
 /**
@@ -173,23 +173,46 @@ export async function finalScan(
       ours.map((f) => ({ start: f.start, end: f.end, label: f.kind })),
     );
   }
-  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.')) : '';
+  const ext = extOf(name);
   // Streamed chunks: only the lines with an anchor, joined by line breaks; offsets are mapped back.
   // `anchors` (SECRETLINT_SCANNER.findAll of `text`, found by the stream redactor) only hold while `text` is as given.
   const lines = options.prefilter ? secretlintLines(current, ext, current === text ? options.anchors : undefined) : null;
   if (lines && lines.length === 0) return { text: current, counts, notes };
-  let content = current;
+  const snapshot = current;
+  const ranges = await lintLines((a, b) => snapshot.slice(a, b), snapshot.length, lines, name, ext, counts, notes);
+  if (ranges.length) current = replaceRanges(current, ranges);
+  return { text: current, counts, notes };
+}
+
+function extOf(name: string): string {
+  return name.includes('.') ? name.slice(name.lastIndexOf('.')) : '';
+}
+
+/**
+ * secretlint over a text (`slice` of its `length` characters): whole, or only `lines` joined by line breaks (the
+ * offsets mapped back). Returns the ranges to replace; counts and notes are added to.
+ */
+async function lintLines(
+  slice: (a: number, b: number) => string,
+  length: number,
+  lines: Array<[number, number]> | null,
+  name: string,
+  ext: string,
+  counts: RedactionCounts,
+  notes: string[],
+): Promise<Array<{ start: number; end: number; label: string }>> {
+  let content: string;
   const map: Array<[number, number]> = [];
   if (lines) {
     const parts: string[] = [];
     let at = 0;
     for (const [a, b] of lines) {
-      parts.push(current.slice(a, b));
+      parts.push(slice(a, b));
       map.push([at, a]);
       at += b - a + 1;
     }
     content = parts.join('\n');
-  }
+  } else content = slice(0, length);
   const toSource = (offset: number): number => {
     if (!lines) return offset;
     let lo = 0;
@@ -213,13 +236,55 @@ export async function finalScan(
     // A finding never spans two selected lines (the joined text has a break between them): map both ends.
     const start = toSource(m.range[0]);
     const end = toSource(m.range[0]) + (m.range[1] - m.range[0]);
-    const slice = current.slice(start, end);
+    const found = slice(Math.min(start, length), Math.min(Math.max(start, end), length));
     // Our own markers and placeholders are not secrets.
-    if (/^\[REDACTED/.test(slice) || slice.includes('[REDACTED:')) continue;
+    if (/^\[REDACTED/.test(found) || found.includes('[REDACTED:')) continue;
     ranges.push({ start, end, label: `secretlint-${rule}` });
     counts[`secretlint:${rule}`] = (counts[`secretlint:${rule}`] ?? 0) + 1;
     notes.push(`secretlint ${rule} (${m.messageId}) at offset ${start}`);
   }
-  if (ranges.length) current = replaceRanges(current, ranges);
-  return { text: current, counts, notes };
+  return ranges;
+}
+
+/**
+ * `finalScan(text, name, { ownPatterns: false, prefilter: true, anchors })` for Latin-1 text held as pieces of
+ * bytes (the byte path of streamed logs, `Latin1Pieces`): the same counts and notes, and the output's pieces (the
+ * same pieces when nothing changed). Only the lines secretlint must see are decoded; a whole-text scan (a `.json`
+ * entry, a private-key word) or a replacement decodes all.
+ */
+export async function finalScanLatin1(
+  text: Latin1Pieces,
+  name: string,
+  anchors: Array<[number, number]>,
+): Promise<{ pieces: readonly Uint8Array[]; counts: RedactionCounts; notes: string[] }> {
+  const ext = extOf(name);
+  const counts: RedactionCounts = {};
+  const notes: string[] = [];
+  const lines = secretlintLinesLatin1(text, ext, anchors);
+  if (lines && lines.length === 0) return { pieces: text.pieces, counts, notes };
+  if (!lines) {
+    const whole = text.decode(0, text.length);
+    const r = await finalScan(whole, name, { ownPatterns: false, prefilter: true, anchors });
+    return { pieces: r.text === whole ? text.pieces : [Buffer.from(r.text, 'latin1')], counts: r.counts, notes: r.notes };
+  }
+  const ranges = await lintLines((a, b) => text.decode(a, b), text.length, lines, name, ext, counts, notes);
+  if (ranges.length === 0) return { pieces: text.pieces, counts, notes };
+  return { pieces: [Buffer.from(replaceRanges(text.decode(0, text.length), ranges), 'latin1')], counts, notes };
+}
+
+/** secretlintLines on Latin-1 pieces with the anchors given. */
+function secretlintLinesLatin1(text: Latin1Pieces, ext: string, anchors: Array<[number, number]>): Array<[number, number]> | null {
+  if (WHOLE_FILE_EXTS.has(ext.toLowerCase())) return null;
+  const ranges: Array<[number, number]> = [];
+  let coveredTo = -1;
+  for (const [at, wordIndex] of anchors) {
+    if (wordIndex < SECRETLINT_WHOLE_TEXT_WORDS.length) return null;
+    if (at < coveredTo) continue;
+    const start = text.lastLineBreak(at) + 1;
+    let end = text.nextLineBreak(at);
+    if (end < 0) end = text.length;
+    ranges.push([start, end]);
+    coveredTo = end;
+  }
+  return ranges;
 }

@@ -40,9 +40,30 @@ describe('redactText on the canary set', () => {
     const text = canaries.map((c) => filler + c.text + '\r\n').join('') + filler;
     expect(text.length).toBeGreaterThan(100_000);
     const result = redactText(text, std);
-    assertGone(Buffer.from(result.text, 'latin1'), canaries.flatMap((c) => c.needles), 'large log');
+    assertGone(
+      Buffer.from(result.text, 'latin1'),
+      canaries.flatMap((c) => c.needles),
+      'large log',
+    );
     const small = canaries.reduce((n, c) => n + totalCount(redactText(c.text, std).counts), 0);
     expect(totalCount(result.counts)).toBeGreaterThanOrEqual(small);
+  });
+
+  it('a PEM block or PuTTY key right after another trigger word is redacted whole in a large log', () => {
+    // The block opener lies inside the earlier trigger's window (its line and two after): the window must still
+    // reach the block's end, else the key pattern sees only its first lines and the rest of the body leaks.
+    const filler = 'I0612 10:00:00.000000 4242 kubelet.go:1] hcnCreateLoadBalancer pod=web-1\n'.repeat(300);
+    const body = Array.from({ length: 8 }, (_, i) => `MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2y${String(i).padStart(2, '0')}`);
+    for (const eol of ['\n', '\r\n']) {
+      for (const before of ['x token=abc', 'loading key from secret', 'password:', '']) {
+        const pem = `-----BEGIN RSA PRIVATE KEY-----${eol}${body.join(eol)}${eol}-----END RSA PRIVATE KEY-----`;
+        const putty = `PuTTY-User-Key-File-2: ssh-rsa${eol}Encryption: none${eol}Private-Lines: 8${eol}${body.join(eol)}${eol}Private-MAC: 0123456789abcdef`;
+        for (const block of [pem, putty]) {
+          const r = redactText(`${filler}${before}${eol}${block}${eol}${filler}`, std);
+          for (const b of body) expect(r.text.includes(b), `${before} / ${block.slice(0, 12)} / ${JSON.stringify(eol)}`).toBe(false);
+        }
+      }
+    }
   });
 
   it('reports the expected kind for the unambiguous cases', () => {
@@ -71,7 +92,11 @@ describe('redactText on the canary set', () => {
   });
 
   it('keeps JSON valid when the annotation was already replaced (a second pass over our own output)', () => {
-    const text = JSON.stringify({ metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '[REDACTED:last-applied-configuration len=46]', b: 'x' } } }, null, 2);
+    const text = JSON.stringify(
+      { metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '[REDACTED:last-applied-configuration len=46]', b: 'x' } } },
+      null,
+      2,
+    );
     expect(redactText(text, std).text).toBe(text);
     const fresh = JSON.stringify({ metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"Secret"}' } } }, null, 2);
     expect(() => JSON.parse(redactText(fresh, std).text)).not.toThrow();
@@ -143,7 +168,10 @@ describe('strict pseudonyms', () => {
 
   it('keeps the well-known range: private stays private, link-local stays link-local', () => {
     const t = table();
-    const out = redactText('a 10.244.1.5 b 192.168.7.9 c 172.20.1.1 d 127.0.10.11 e fe80::1c2b:3d4e:5f60:7a8b f 8.8.8.8', { level: 'strict', pseudonyms: t }).text;
+    const out = redactText('a 10.244.1.5 b 192.168.7.9 c 172.20.1.1 d 127.0.10.11 e fe80::1c2b:3d4e:5f60:7a8b f 8.8.8.8', {
+      level: 'strict',
+      pseudonyms: t,
+    }).text;
     expect(out).toMatch(/a 10\.\d+\.\d+\.\d+ /);
     expect(out).toMatch(/b 192\.168\.\d+\.\d+ /);
     expect(out).toMatch(/c 172\.(1[6-9]|2\d|3[01])\.\d+\.\d+ /);
@@ -178,7 +206,10 @@ describe('strict pseudonyms', () => {
   it('learns host names from ipconfig and kubelet flags and replaces them case-insensitively', () => {
     const t = table();
     t.learnHost('win-node-1');
-    const a = redactText('   Host Name . . . . . . . . . . . . : WINBUILD7\r\n   Primary Dns Suffix  . . . . . . . : corp.contoso.com\r\n', { level: 'strict', pseudonyms: t }).text;
+    const a = redactText('   Host Name . . . . . . . . . . . . : WINBUILD7\r\n   Primary Dns Suffix  . . . . . . . : corp.contoso.com\r\n', {
+      level: 'strict',
+      pseudonyms: t,
+    }).text;
     expect(a).not.toMatch(/WINBUILD7|contoso/i);
     const b = redactText('kubelet --hostname-override=win-node-1 on WIN-NODE-1.corp.contoso.com and winbuild7', { level: 'strict', pseudonyms: t }).text;
     expect(b).not.toMatch(/win-node-1|winbuild7|contoso/i);
@@ -223,7 +254,12 @@ describe('bytes, JSON values and streams', () => {
     const list = {
       kind: 'List',
       items: [
-        { kind: 'Secret', metadata: { name: 's', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"x":1}', other: 'keep' } }, data: { a: 'aGVsbG8=' }, stringData: { b: 'xyz' } },
+        {
+          kind: 'Secret',
+          metadata: { name: 's', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"x":1}', other: 'keep' } },
+          data: { a: 'aGVsbG8=' },
+          stringData: { b: 'xyz' },
+        },
         { kind: 'ConfigMap', data: { a: 'keep-me' } },
       ],
     };
@@ -244,13 +280,17 @@ describe('bytes, JSON values and streams', () => {
     for (const size of [97, 1000, 65536]) {
       const stream = new StreamRedactor(std);
       let out = '';
-      for (let i = 0; i < text.length; ) {
+      for (let i = 0; i < text.length;) {
         const n = Math.max(1, Math.floor(rand() * size));
         out += stream.push(text.slice(i, i + n));
         i += n;
       }
       out += stream.end();
-      assertGone(Buffer.from(out, 'latin1'), canaries.flatMap((c) => c.needles), `chunks<${size}`);
+      assertGone(
+        Buffer.from(out, 'latin1'),
+        canaries.flatMap((c) => c.needles),
+        `chunks<${size}`,
+      );
       expect(totalCount(stream.counts)).toBe(totalCount(whole.counts));
       expect(stream.findings.map((f) => f.line)).toEqual(whole.findings.map((f) => f.line));
     }
