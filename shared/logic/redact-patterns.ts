@@ -90,7 +90,10 @@ const KEY_CLASS: Array<[RegExp, SecretKind]> = [
 /** Kind of a key=value secret from its key; `token` in a kubeconfig is a kubeconfig credential. */
 export function classifyByKey(key: string | undefined, text: string, fallback: SecretKind): SecretKind {
   if (!key) return fallback;
-  const bare = key.trim().replace(/^[\\"'-]+|[\\"']+$/g, '').toLowerCase();
+  const bare = key
+    .trim()
+    .replace(/^[\\"'-]+|[\\"']+$/g, '')
+    .toLowerCase();
   if ((bare === 'token' || bare === 'password') && /(?:^|\n)\s*(?:kind:\s*Config\b|current-context:|users:)/.test(text)) return 'kubeconfig-credential';
   for (const [re, kind] of KEY_CLASS) if (re.test(key)) return kind;
   return fallback;
@@ -245,7 +248,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     id: 'env-var-secret',
     kind: 'generic-secret',
     hint: /PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL/i,
-    regex: /(?<k>"?name"?\s*:\s*"?[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]*"?)\s*(?:,|\n)\s*(?:-\s+)?"?value"?\s*:\s*(?:"(?<v>(?:[^"\\\n]|\\.)*)"|'(?<v2>[^'\n]*)'|(?<v3>[^\s"',}]+))/dgi,
+    regex:
+      /(?<k>"?name"?\s*:\s*"?[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]*"?)\s*(?:,|\n)\s*(?:-\s+)?"?value"?\s*:\s*(?:"(?<v>(?:[^"\\\n]|\\.)*)"|'(?<v2>[^'\n]*)'|(?<v3>[^\s"',}]+))/dgi,
     classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
     skip: (v) => isPlaceholder(v),
   },
@@ -329,6 +333,9 @@ export const TRIGGER_WORDS: readonly string[] = [
   '-pw',
   'net use',
   'net.exe',
+  // `net use` with other white space than one space (`net  use`, `NET<TAB>USE`) is found by its /user: switch.
+  '/user:',
+  '/u:',
   'pass',
   'pwd',
   'key',

@@ -133,18 +133,15 @@ function triggerWindows(text: string, triggers: Array<[number, number]>): Array<
   const windows: Array<[number, number]> = [];
   // U+0130 lower-cases to two characters: such texts are searched whole, as before.
   if (text.includes('\u0130')) return [[0, text.length]];
-  let coveredTo = -1;
   for (const [at, wordIndex] of triggers) {
     const word = TRIGGER_WORDS[wordIndex] as string;
-    // A block opener inside an earlier window still extends it to the block's end (else the window would stop
-    // two lines after the earlier trigger and the block's pattern would only see its first lines).
+    // Every trigger extends the window to its own lines, also one inside an earlier window: a second secret
+    // right below the first (`- name: API_TOKEN` / value / `- name: DB_PASSWD` / value) or a block opener
+    // (to the block's end) would otherwise fall outside it.
     const opener = word === '-----begin' || word === 'putty-user-key-file';
-    if (at < coveredTo && !opener) continue;
     let start = text.lastIndexOf('\n', at - 1) + 1;
     if (start > 0) start = text.lastIndexOf('\n', start - 2) + 1;
-    let end = at;
-    for (let k = 0; k < 3 && end >= 0; k++) end = text.indexOf('\n', end + 1);
-    if (end < 0) end = text.length;
+    let end = windowEnd(text, at);
     if (opener) {
       const close = text.indexOf(word === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
       const closeEnd = close < 0 ? text.length : text.indexOf('\n', close);
@@ -153,9 +150,39 @@ function triggerWindows(text: string, triggers: Array<[number, number]>): Array<
     const last = windows[windows.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else windows.push([start, end]);
-    coveredTo = Math.max(coveredTo, end);
   }
   return windows;
+}
+
+/** Lines after a trigger's own line that its window covers; blank lines between do not count (up to a limit). */
+const WINDOW_LINES_AFTER = 2;
+const WINDOW_BLANK_LINES_MAX = 16;
+
+/** A line of only spaces, tabs and a carriage return. */
+function isBlankLine(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the window of a trigger at `at` ends: the line break after the trigger's line and WINDOW_LINES_AFTER
+ * more lines, not counting blank lines (a value may sit under blank lines: `- name: DB_PASSWORD`, two empty
+ * lines, `value: ...`; the patterns' `\s*` crosses them), or the text's end.
+ */
+function windowEnd(text: string, at: number): number {
+  let end = text.indexOf('\n', at);
+  let counted = 0;
+  let blanks = 0;
+  while (end >= 0 && counted < WINDOW_LINES_AFTER) {
+    const next = text.indexOf('\n', end + 1);
+    if (blanks < WINDOW_BLANK_LINES_MAX && isBlankLine(text, end + 1, next < 0 ? text.length : next)) blanks++;
+    else counted++;
+    end = next;
+  }
+  return end < 0 ? text.length : end;
 }
 
 function runPatterns(text: string, offset: number, spans: Span[]): void {
@@ -1308,10 +1335,8 @@ export class StreamRedactor {
     this.findings.push(...r.findings);
     if (r.findingsTruncated) this.findingsTruncated = true;
     this.lines = r.lines;
-    // Keep whole lines of context, as `run` does.
-    let from = Math.max(0, n - this.contextChars);
-    if (from > 0) from = ops.indexOf(b, '\n', from) + 1;
-    const ctxStart = from > 0 ? from : n <= this.contextChars ? 0 : n;
+    // The context, as `run` keeps it (contextStart).
+    const ctxStart = n <= this.contextChars ? 0 : contextStart(ops.indexOf(b, '\n', n - this.contextChars), n, this.contextChars);
     // A view of the caller's bytes when the context lies in the last piece (no copy), else a copy.
     const lastStart = n - lastPart.length;
     this.contextBytes = ctxStart >= lastStart ? lastPart.subarray(ctxStart - lastStart) : b.slice(ctxStart, n);
@@ -1359,10 +1384,10 @@ export class StreamRedactor {
     this.findings.push(...r.findings);
     if (r.findingsTruncated) this.findingsTruncated = true;
     for (let i = part.indexOf('\n'); i >= 0; i = part.indexOf('\n', i + 1)) this.lines++;
-    // Keep whole lines of context (never the middle of one).
-    let from = Math.max(0, joined.length - this.contextChars);
-    if (from > 0) from = joined.indexOf('\n', from) + 1;
-    const context = from > 0 ? joined.slice(from) : joined.length <= this.contextChars ? joined : '';
+    const context =
+      joined.length <= this.contextChars
+        ? joined
+        : joined.slice(contextStart(joined.indexOf('\n', joined.length - this.contextChars), joined.length, this.contextChars));
     this.contextText = context;
     if (bytes) this.contextBytes = copyPieces(bytes, joined.length - context.length, joined.length);
     // The context's scan is reusable when it ends a line (a forced cut inside a line continues that line).
@@ -1373,6 +1398,16 @@ export class StreamRedactor {
 }
 
 /** Pieces of bytes split at offset `cut` of their concatenation (views, no copy). */
+/**
+ * Where the context kept for the next part starts in a text of `n` characters (more than `contextChars`), given the
+ * first line break in its last `contextChars` characters: after that line break (whole lines), or, when a line
+ * is longer than that (a forced cut inside a line over the hold limit), its last `contextChars` characters, so a
+ * key right before the cut (`--password=`) still precedes its value in the next part.
+ */
+function contextStart(lineBreak: number, n: number, contextChars: number): number {
+  return lineBreak >= 0 ? lineBreak + 1 : n - contextChars;
+}
+
 function splitPieces(pieces: Uint8Array[], cut: number): [Uint8Array[], Uint8Array[]] {
   const head: Uint8Array[] = [];
   const tail: Uint8Array[] = [];
@@ -1556,16 +1591,12 @@ function scanLatin1(b: Uint8Array, from: number, extraScanner: LiteralScanner | 
 function triggerWindowsLatin1(b: Uint8Array, triggers: Array<[number, number]>, ops: Latin1Ops): Array<[number, number]> {
   const windows: Array<[number, number]> = [];
   const n = b.length;
-  let coveredTo = -1;
   for (const [at, wordIndex] of triggers) {
     const word = TRIGGER_WORDS[wordIndex] as string;
     const opener = word === '-----begin' || word === 'putty-user-key-file';
-    if (at < coveredTo && !opener) continue;
     let start = lastLineBreak(b, at - 1) + 1;
     if (start > 0) start = lastLineBreak(b, start - 2) + 1;
-    let end = at;
-    for (let k = 0; k < 3 && end >= 0; k++) end = nextLineBreak(b, end + 1, ops);
-    if (end < 0) end = n;
+    let end = windowEndLatin1(b, at, ops);
     if (opener) {
       const close = ops.indexOf(b, word === 'putty-user-key-file' ? 'Private-MAC' : '-----END', at);
       const closeEnd = close < 0 ? n : nextLineBreak(b, close, ops);
@@ -1574,9 +1605,31 @@ function triggerWindowsLatin1(b: Uint8Array, triggers: Array<[number, number]>, 
     const last = windows[windows.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else windows.push([start, end]);
-    coveredTo = Math.max(coveredTo, end);
   }
   return windows;
+}
+
+/** windowEnd on Latin-1 bytes (the same offset). */
+function windowEndLatin1(b: Uint8Array, at: number, ops: Latin1Ops): number {
+  let end = nextLineBreak(b, at, ops);
+  let counted = 0;
+  let blanks = 0;
+  while (end >= 0 && counted < WINDOW_LINES_AFTER) {
+    const next = nextLineBreak(b, end + 1, ops);
+    if (blanks < WINDOW_BLANK_LINES_MAX && isBlankLineBytes(b, end + 1, next < 0 ? b.length : next)) blanks++;
+    else counted++;
+    end = next;
+  }
+  return end < 0 ? b.length : end;
+}
+
+/** isBlankLine on Latin-1 bytes. */
+function isBlankLineBytes(b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = b[i] as number;
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
 }
 
 /**
