@@ -1359,6 +1359,16 @@ export class StreamRedactor {
     return this.pendingBytes && this.pending === '' ? this.contextBytes : null;
   }
 
+  /**
+   * Whether the redactor still holds a view of `buffer` (its context or held-back bytes): a caller that reuses
+   * its read buffers must not overwrite one it holds.
+   */
+  holdsBuffer(buffer: ArrayBufferLike): boolean {
+    if (this.contextBytes?.buffer === buffer) return true;
+    for (const p of this.pendingBytes ?? []) if (p.buffer === buffer) return true;
+    return false;
+  }
+
   private dropBytes(): void {
     this.pendingBytes = null;
     this.contextBytes = null;

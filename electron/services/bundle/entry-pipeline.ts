@@ -63,6 +63,57 @@ function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | R
   return Readable.from(source as AsyncIterable<Buffer>);
 }
 
+/**
+ * Read buffers for `ringReader`, two per entry being read (the redactor's context is a view of the last one),
+ * kept for the thread's next entries. Entries redacted at the same time on one thread each take their own, and
+ * give them back only when done (the last part is redacted after the reader has ended).
+ */
+const freeRings: Buffer[][] = [];
+
+/**
+ * A plain file read in parts of BUNDLE_STREAM_CHUNK_BYTES (each filled to the full size but the last), into
+ * buffers that are reused from one part and one file to the next instead of a new Buffer per read (each one
+ * counts as external memory and brings on full garbage collections). The caller must be done with a part when it
+ * asks for the next one, except what `held` says is still in use (the redactor's context, held-back bytes): such
+ * a buffer is skipped (a fresh one is read into instead).
+ */
+async function* ringReader(file: string, readRing: Buffer[], held: (buffer: ArrayBufferLike) => boolean, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    let slot = 0;
+    for (;;) {
+      if (signal?.aborted) throw new WindeckError('CANCELLED', `Reading ${file} was cancelled.`);
+      let buf: Buffer | undefined;
+      for (let tries = 0; tries < READ_RING_SIZE && !buf; tries++, slot = (slot + 1) % READ_RING_SIZE) {
+        const b = (readRing[slot] ??= Buffer.allocUnsafeSlow(BUNDLE_STREAM_CHUNK_BYTES));
+        if (!held(b.buffer)) buf = b;
+      }
+      buf ??= Buffer.allocUnsafeSlow(BUNDLE_STREAM_CHUNK_BYTES);
+      let n = 0;
+      while (n < buf.length) {
+        const { bytesRead } = await fh.read(buf, n, buf.length - n, null);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      if (n > 0) yield buf.subarray(0, n);
+      if (n < buf.length) return;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+const READ_RING_SIZE = 2;
+
+/**
+ * Output gathered for one synchronous deflate (and one hash update, one CRC-32, one write): the byte path's output
+ * is many views of the input. Each gather is deflated on its own (a fresh window) and ends with a sync flush, so
+ * the gathers concatenate to one raw-deflate stream; the last one finishes it.
+ */
+const GATHER_BYTES = 1024 * 1024;
+/** Gather buffers kept for the thread's next entries (one per entry being written). */
+const freeGathers: Buffer[] = [];
+
 /** Buffer's native searches and decoding for the redactor's byte path (views: no copy). */
 const BUFFER_LATIN1_OPS: Latin1Ops = {
   indexOf: (bytes, needle, from) => asBuffer(bytes).indexOf(needle, from, 'latin1'),
@@ -201,58 +252,16 @@ export async function redactLogEntry(
   const hash = crypto.createHash('sha256');
   let crc = 0;
   let size = 0;
-  const deflater = task.deflateFile && !task.gzipped ? zlib.createDeflateRaw({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }) : null;
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      crc = zlib.crc32(chunk, crc);
-      size += chunk.length;
-      if (deflater && !deflater.write(chunk)) deflater.once('drain', () => cb(null, chunk));
-      else cb(null, chunk);
-    },
-  });
+  const tapBytes = (chunk: Buffer): void => {
+    hash.update(chunk);
+    crc = zlib.crc32(chunk, crc);
+    size += chunk.length;
+  };
   if (!task.outFile && !task.deflateFile) throw new WindeckError('INTERNAL', `Redacting ${task.entryPath}: no staged file and no deflated copy.`);
   if (task.outFile) await fsp.mkdir(path.dirname(task.outFile), { recursive: true });
-  if (deflater && task.deflateFile) await fsp.mkdir(path.dirname(task.deflateFile), { recursive: true });
-  const deflateDone =
-    deflater && task.deflateFile ? pipeline(deflater, fs.createWriteStream(task.deflateFile), options.signal ? { signal: options.signal } : {}) : null;
-  // The deflate side must not leave an unhandled rejection while the main pipeline is still running.
-  deflateDone?.catch(() => undefined);
-  const input = sourceStream(options.input ?? task.source);
-  const signalOpt = options.signal ? { signal: options.signal } : {};
-  // Where the redacted bytes go after the tap: the staged file, or nowhere (the deflated copy is then the only one).
-  const sink = () =>
-    task.outFile
-      ? fs.createWriteStream(task.outFile)
-      : new Writable({
-          write(_chunk: Buffer, _enc, cb) {
-            cb();
-          },
-        });
-  try {
-    if (task.gzipped)
-      await pipeline(
-        input,
-        zlib.createGunzip({ chunkSize: ZLIB_CHUNK_BYTES }),
-        redactChunks,
-        zlib.createGzip({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }),
-        tap,
-        sink(),
-        signalOpt,
-      );
-    else await pipeline(input, redactChunks, tap, sink(), signalOpt);
-    deflater?.end();
-    await deflateDone;
-  } catch (error) {
-    deflater?.destroy();
-    input.destroy();
-    if (task.outFile) await fsp.rm(task.outFile, { force: true });
-    if (task.deflateFile) await fsp.rm(task.deflateFile, { force: true });
-    if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
-    throw error;
-  }
-  const deflated = deflater && task.deflateFile ? { file: task.deflateFile, size: (await fsp.stat(task.deflateFile)).size } : null;
-  return {
+  const plainDeflate = task.gzipped ? null : task.deflateFile;
+  if (plainDeflate) await fsp.mkdir(path.dirname(plainDeflate), { recursive: true });
+  const result = (deflated: LogEntryResult['deflated']): LogEntryResult => ({
     sha256: hash.digest('hex'),
     size,
     crc32: crc >>> 0,
@@ -262,5 +271,104 @@ export async function redactLogEntry(
     findingsTruncated: redactor.findingsTruncated,
     notes,
     deflated,
-  };
+  });
+
+  if (!task.gzipped) {
+    // A plain entry: one loop on this thread. The file is read into reused buffers (ringReader), and each output
+    // piece is consumed (copied into the gather) before the next part is read.
+    const readRing = options.input || !('file' in task.source) ? null : (freeRings.pop() ?? []);
+    const input: AsyncIterable<Buffer> =
+      options.input ??
+      (readRing && 'file' in task.source ? ringReader(task.source.file, readRing, (b) => redactor.holdsBuffer(b), options.signal) : sourceStream(task.source));
+    const outFh = task.outFile ? await fsp.open(task.outFile, 'w') : null;
+    const deflateFh = plainDeflate ? await fsp.open(plainDeflate, 'w') : null;
+    let deflatedSize = 0;
+    const gather = freeGathers.pop() ?? Buffer.allocUnsafeSlow(GATHER_BYTES);
+    let gathered = 0;
+    const drain = async (last: boolean): Promise<void> => {
+      const bytes = gather.subarray(0, gathered);
+      tapBytes(bytes);
+      if (outFh && bytes.length > 0) await writeAll(outFh, bytes);
+      if (deflateFh) {
+        // Synchronous, on this thread: no stream, no thread-pool round trip per piece.
+        const z = zlib.deflateRawSync(bytes, {
+          level: task.level,
+          chunkSize: ZLIB_CHUNK_BYTES,
+          finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH,
+        });
+        deflatedSize += z.length;
+        await writeAll(deflateFh, z);
+      }
+      gathered = 0;
+    };
+    try {
+      for await (const piece of redactChunks(input)) {
+        if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
+        for (let at = 0; at < piece.length;) {
+          const take = Math.min(piece.length - at, gather.length - gathered);
+          gather.set(at === 0 && take === piece.length ? piece : piece.subarray(at, at + take), gathered);
+          gathered += take;
+          at += take;
+          if (gathered === gather.length) await drain(false);
+        }
+      }
+      await drain(true);
+      await outFh?.close();
+      await deflateFh?.close();
+      // Done with every part (and the redactor with its context): the buffers may serve the next entry.
+      freeGathers.push(gather);
+      if (readRing) freeRings.push(readRing);
+    } catch (error) {
+      await outFh?.close().catch(() => undefined);
+      await deflateFh?.close().catch(() => undefined);
+      if (task.outFile) await fsp.rm(task.outFile, { force: true });
+      if (plainDeflate) await fsp.rm(plainDeflate, { force: true });
+      if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
+      throw error;
+    }
+    return result(plainDeflate ? { file: plainDeflate, size: deflatedSize } : null);
+  }
+
+  // A gzipped entry: gunzip, redact, gzip again, through streams.
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      tapBytes(chunk);
+      cb(null, chunk);
+    },
+  });
+  const input = sourceStream(options.input ?? task.source);
+  const signalOpt = options.signal ? { signal: options.signal } : {};
+  // Where the gzip goes after the tap: the staged file, or nowhere.
+  const sink = () =>
+    task.outFile
+      ? fs.createWriteStream(task.outFile)
+      : new Writable({
+          write(_chunk: Buffer, _enc, cb) {
+            cb();
+          },
+        });
+  try {
+    await pipeline(
+      input,
+      zlib.createGunzip({ chunkSize: ZLIB_CHUNK_BYTES }),
+      redactChunks,
+      zlib.createGzip({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }),
+      tap,
+      sink(),
+      signalOpt,
+    );
+  } catch (error) {
+    input.destroy();
+    if (task.outFile) await fsp.rm(task.outFile, { force: true });
+    if (options.signal?.aborted) throw new WindeckError('CANCELLED', `Redacting ${task.entryPath} was cancelled.`);
+    throw error;
+  }
+  return result(null);
+}
+
+async function writeAll(fh: fsp.FileHandle, bytes: Buffer): Promise<void> {
+  for (let at = 0; at < bytes.length;) {
+    const { bytesWritten } = await fh.write(bytes, at, bytes.length - at);
+    at += bytesWritten;
+  }
 }
