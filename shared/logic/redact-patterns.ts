@@ -274,6 +274,31 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     regex: /(?:\s(?:-u|--user(?:name)?|-U)[\s=]+\S+\s+-p\s*|\blogin\b[^\n]*?\s-p\s+)(?:"(?<v>[^"\n]*)"|'(?<v2>[^'\n]*)'|(?<v3>(?!\d{1,5}\b)[^\s"']+))/dg,
   },
   {
+    // YAML block scalar under a secret key: `password: |` / `token: >-` and the indented lines below (all of them).
+    id: 'yaml-block-scalar-secret',
+    kind: 'generic-secret',
+    hint: /pass|pwd|secret|token|key|credential/i,
+    regex: new RegExp(
+      String.raw`^(?<ind>[ \t]*)(?:-[ \t]+)?(?<k>["']?${SECRET_KEY}["']?)[ \t]*:[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?\n(?:[ \t]*\r?\n)*\k<ind>[ \t]+(?<v>\S[^\r\n]*(?:(?:\r?\n[ \t]*)*\r?\n\k<ind>[ \t]+\S[^\r\n]*)*)`,
+      'dgim',
+    ),
+    classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
+    skip: (v) => isPlaceholder(v),
+  },
+  {
+    // YAML plain scalar on the line under a secret key (`password:` then `  s3cr3t`). Only a scalar: a mapping
+    // (`secret:` then `  secretName: x`, a volume source), a list item or a comment below is not a value.
+    id: 'yaml-next-line-secret',
+    kind: 'generic-secret',
+    hint: /pass|pwd|secret|token|key|credential/i,
+    regex: new RegExp(
+      String.raw`^(?<ind>[ \t]*)(?:-[ \t]+)?(?<k>["']?${SECRET_KEY}["']?)[ \t]*:[ \t]*\r?\n\k<ind>[ \t]+(?![-?:][ \t\r\n]|[#&*!|>{\[%@\`])(?<v>(?:[^\r\n:#]|:(?![ \t\r\n])|#(?<![ \t]#))+?)(?:[ \t]+#[^\r\n]*)?[ \t]*(?=\r?\n|$)`,
+      'dgim',
+    ),
+    classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
+    skip: (v) => isPlaceholder(v),
+  },
+  {
     // key: value / key=value / "key": "value" in YAML, JSON, env files, ini and query strings.
     id: 'key-value-secret',
     kind: 'generic-secret',

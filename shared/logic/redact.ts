@@ -173,7 +173,8 @@ function isBlankLine(text: string, from: number, to: number): boolean {
  * lines, `value: ...`; the patterns' `\s*` crosses them), or the text's end.
  */
 function windowEnd(text: string, at: number): number {
-  let end = text.indexOf('\n', at);
+  const lineEnd = text.indexOf('\n', at);
+  let end = lineEnd;
   let counted = 0;
   let blanks = 0;
   while (end >= 0 && counted < WINDOW_LINES_AFTER) {
@@ -182,7 +183,53 @@ function windowEnd(text: string, at: number): number {
     else counted++;
     end = next;
   }
-  return end < 0 ? text.length : end;
+  end = end < 0 ? text.length : end;
+  if (lineEnd < 0) return end;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  if (!mayOpenYamlBlock((i) => text.charCodeAt(i), lineStart, lineEnd) || !YAML_BLOCK_OPENER.test(text.slice(lineStart, lineEnd))) return end;
+  return Math.max(
+    end,
+    yamlBlockEnd(text.length, (i) => text.charCodeAt(i), lineStart, lineEnd),
+  );
+}
+
+/** A YAML key line whose value is on the lines below: `password:`, `password: |`, `token: >-`, `key: |2`. */
+const YAML_BLOCK_OPENER = /:[ \t]*(?:[|>][-+1-9]{0,2}[ \t]*)?\r?$/;
+/** A cheap first test for YAML_BLOCK_OPENER: the line's last character that is not white space. */
+function mayOpenYamlBlock(code: (i: number) => number, lineStart: number, lineEnd: number): boolean {
+  let i = lineEnd - 1;
+  while (i >= lineStart && (code(i) === 32 || code(i) === 9 || code(i) === 13)) i--;
+  if (i < lineStart) return false;
+  const c = code(i);
+  return c === 58 || c === 124 || c === 62 || c === 45 || c === 43 || (c >= 49 && c <= 57);
+}
+
+/** The most lines of a YAML block a trigger's window covers. */
+const YAML_BLOCK_LINES_MAX = 64;
+
+/**
+ * The end of the YAML block under the key line [lineStart, lineEnd) (a line break at lineEnd): the lines after it
+ * that are blank or indented deeper than it, up to YAML_BLOCK_LINES_MAX; a block scalar's value (`password: |`)
+ * can be longer than a window's two lines. `code(i)`: the character code at i (a string or Latin-1 bytes).
+ */
+function yamlBlockEnd(n: number, code: (i: number) => number, lineStart: number, lineEnd: number): number {
+  let indent = 0;
+  while (lineStart + indent < lineEnd && (code(lineStart + indent) === 32 || code(lineStart + indent) === 9)) indent++;
+  let end = lineEnd;
+  for (let lines = 0; lines < YAML_BLOCK_LINES_MAX && end < n; lines++) {
+    let i = end + 1;
+    let depth = 0;
+    while (i < n && (code(i) === 32 || code(i) === 9)) {
+      i++;
+      depth++;
+    }
+    const c = i < n ? code(i) : 10;
+    const blank = c === 10 || (c === 13 && (i + 1 >= n || code(i + 1) === 10));
+    if (!blank && depth <= indent) break;
+    while (i < n && code(i) !== 10) i++;
+    end = i;
+  }
+  return end;
 }
 
 function runPatterns(text: string, offset: number, spans: Span[]): void {
@@ -1621,7 +1668,8 @@ function triggerWindowsLatin1(b: Uint8Array, triggers: Array<[number, number]>, 
 
 /** windowEnd on Latin-1 bytes (the same offset). */
 function windowEndLatin1(b: Uint8Array, at: number, ops: Latin1Ops): number {
-  let end = nextLineBreak(b, at, ops);
+  const lineEnd = nextLineBreak(b, at, ops);
+  let end = lineEnd;
   let counted = 0;
   let blanks = 0;
   while (end >= 0 && counted < WINDOW_LINES_AFTER) {
@@ -1630,7 +1678,14 @@ function windowEndLatin1(b: Uint8Array, at: number, ops: Latin1Ops): number {
     else counted++;
     end = next;
   }
-  return end < 0 ? b.length : end;
+  end = end < 0 ? b.length : end;
+  if (lineEnd < 0) return end;
+  const lineStart = lastLineBreak(b, at - 1) + 1;
+  if (!mayOpenYamlBlock((i) => b[i] as number, lineStart, lineEnd) || !YAML_BLOCK_OPENER.test(ops.decode(b, lineStart, lineEnd))) return end;
+  return Math.max(
+    end,
+    yamlBlockEnd(b.length, (i) => b[i] as number, lineStart, lineEnd),
+  );
 }
 
 /** isBlankLine on Latin-1 bytes. */

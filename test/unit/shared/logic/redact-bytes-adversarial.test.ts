@@ -564,9 +564,30 @@ describe('leaks of the redactor itself (both paths; `it.fails` until fixed, `fix
     expect(r.problems).toEqual([]);
   });
   // Detector gaps (any text size, both paths): the value is not on the key's line.
-  it.fails('LEAK: a YAML block scalar or next-line value under a secret key (`password: |` / `password:` then the value), outside a Secret', () => {
-    for (const snippet of [`password: |\n  ${VALUE}\n`, `db:\n  password: >-\n    ${VALUE}\n`, `password:\n  ${VALUE}\n`]) {
+  it('fixed leak: a YAML block scalar or next-line value under a secret key (`password: |` / `password:` then the value), outside a Secret', () => {
+    const snippets = [
+      `password: |\n  ${VALUE}\n`,
+      `db:\n  password: >-\n    ${VALUE}\n`,
+      `password:\n  ${VALUE}\n`,
+      `password:\n  ${VALUE} # a comment\n`,
+      `  - password: |\r\n      ${VALUE}\r\n\r\n      2${VALUE}\r\n  other: x\r\n`,
+    ];
+    for (const snippet of snippets) {
       expect(redactText(snippet, std).text, snippet).not.toContain(VALUE);
+      // A block of five lines in a log over 16 KiB: the window covers the whole block (not two lines).
+      const block = `cfg:\n  token: |\n${[1, 2, 3, 4, 5].map((i) => `    ${VALUE}${i}\n`).join('')}`;
+      expect(bigLeaks(snippet, VALUE)).toEqual({ small: false, big: false });
+      expect(bigLeaks(block, VALUE)).toEqual({ small: false, big: false });
+    }
+    // Not values: a mapping (a volume's `secret:` source), a list, a comment, a key named like a secret in prose.
+    for (const kept of [
+      `secret:\n  secretName: my-secret\n`,
+      `tokens:\n  - a\n`,
+      `password:\n  # set below\n`,
+      `volumes:\n  - secret:\n      secretName: s\n`,
+    ]) {
+      expect(redactText(kept, std).text, kept).toBe(kept);
+      expect(redactText(`${filler}${kept}${filler}`, std).text, kept).toBe(`${filler}${kept}${filler}`);
     }
   });
   it.fails('LEAK: PowerShell line continuation after ConvertTo-SecureString (the backtick is taken as the value)', () => {
