@@ -212,7 +212,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     id: 'powershell-securestring',
     kind: 'password',
     hint: /ConvertTo-SecureString/i,
-    regex: /ConvertTo-SecureString\s+(?:-String\s+)?(?:"(?<v>(?:[^"`]|`.)*)"|'(?<v2>[^']*)'|(?<v3>[^\s'"()|;-][^\s()|;]*))/dgi,
+    // A backtick at a line's end continues the command on the next line (PowerShell's line continuation).
+    regex: /ConvertTo-SecureString(?:\s|`\r?\n)+(?:-String(?:\s|`\r?\n)+)?(?:"(?<v>(?:[^"`]|`.)*)"|'(?<v2>[^']*)'|(?<v3>[^\s'"()|;`-][^\s()|;]*))/dgi,
     classify: (_v, _k, text) => (/winrm|PSSession|Invoke-Command|-ComputerName/i.test(text) ? 'winrm-credential' : 'password'),
   },
   {

@@ -590,8 +590,10 @@ describe('leaks of the redactor itself (both paths; `it.fails` until fixed, `fix
       expect(redactText(`${filler}${kept}${filler}`, std).text, kept).toBe(`${filler}${kept}${filler}`);
     }
   });
-  it.fails('LEAK: PowerShell line continuation after ConvertTo-SecureString (the backtick is taken as the value)', () => {
+  it('fixed leak: PowerShell line continuation after ConvertTo-SecureString (the backtick was taken as the value)', () => {
     expect(redactText(`$p = ConvertTo-SecureString \`\n  -String '${VALUE}' -AsPlainText -Force`, std).text).not.toContain(VALUE);
+    expect(redactText(`$p = ConvertTo-SecureString \`\r\n  ${VALUE} -AsPlainText -Force`, std).text).not.toContain(VALUE);
+    expect(bigLeaks(`$p = ConvertTo-SecureString \`\n  -String \`\n  "${VALUE}" -AsPlainText -Force`, VALUE)).toEqual({ small: false, big: false });
   });
   // env-var-secret's `\s*(?:,|\n)\s*` crosses blank lines; the window ended two lines after the trigger line. Blank
   // lines no longer count (up to 16).
