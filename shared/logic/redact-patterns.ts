@@ -228,7 +228,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     id: 'ssh-password-flag',
     kind: 'ssh-credential',
     hint: /sshpass|plink|pscp|-pw\b/i,
-    regex: /(?:\bsshpass\s+-p\s*|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n]*?\s-pw\s+)(?:"(?<v>[^"\n]*)"|'(?<v2>[^'\n]*)'|(?<v3>\S+))/dgi,
+    // `\` at a line's end continues a shell command on the next line.
+    regex:
+      /(?:\bsshpass(?:\s|\\\r?\n)+-p(?:\s|\\\r?\n)*|\b(?:plink|pscp|psftp)(?:\.exe)?\b(?:[^\n]|\\\r?\n)*?\s-pw(?:\s|\\\r?\n)+)(?:"(?<v>[^"\n]*)"|'(?<v2>[^'\n]*)'|(?<v3>\S+))/dgi,
   },
   {
     // net use \\server\share PASSWORD /user:DOMAIN\name
@@ -250,7 +252,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     kind: 'generic-secret',
     hint: /PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL/i,
     regex:
-      /(?<k>"?name"?\s*:\s*"?[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]*"?)\s*(?:,|\n)\s*(?:-\s+)?"?value"?\s*:\s*(?:"(?<v>(?:[^"\\\n]|\\.)*)"|'(?<v2>[^'\n]*)'|(?<v3>[^\s"',}]+))/dgi,
+      /(?<k>"?name"?\s*:\s*"?[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]*"?)\s*(?:,|\n)(?:[ \t]*#[^\n]*\n)*\s*(?:-\s+)?"?value"?\s*:\s*(?:"(?<v>(?:[^"\\\n]|\\.)*)"|'(?<v2>[^'\n]*)'|(?<v3>[^\s"',}]+))/dgi,
     classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
     skip: (v) => isPlaceholder(v),
   },
@@ -272,7 +274,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     id: 'user-p-password',
     kind: 'password',
     hint: /\s-p\b/,
-    regex: /(?:\s(?:-u|--user(?:name)?|-U)[\s=]+\S+\s+-p\s*|\blogin\b[^\n]*?\s-p\s+)(?:"(?<v>[^"\n]*)"|'(?<v2>[^'\n]*)'|(?<v3>(?!\d{1,5}\b)[^\s"']+))/dg,
+    // `\` at a line's end continues a shell command on the next line (`docker login -u robot \` / `-p X`).
+    regex:
+      /(?:\s(?:-u|--user(?:name)?|-U)(?:[\s=]|\\\r?\n)+\S+(?:\s|\\\r?\n)+-p(?:\s|\\\r?\n)*|\blogin\b(?:[^\n]|\\\r?\n)*?\s-p(?:\s|\\\r?\n)+)(?:"(?<v>[^"\n]*)"|'(?<v2>[^'\n]*)'|(?<v3>(?!\d{1,5}\b)[^\s"'\\]+))/dg,
   },
   {
     // YAML block scalar under a secret key: `password: |` / `token: >-` and the indented lines below (all of them).

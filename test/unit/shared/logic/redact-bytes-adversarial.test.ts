@@ -595,6 +595,20 @@ describe('leaks of the redactor itself (both paths; `it.fails` until fixed, `fix
     expect(redactText(`$p = ConvertTo-SecureString \`\r\n  ${VALUE} -AsPlainText -Force`, std).text).not.toContain(VALUE);
     expect(bigLeaks(`$p = ConvertTo-SecureString \`\n  -String \`\n  "${VALUE}" -AsPlainText -Force`, VALUE)).toEqual({ small: false, big: false });
   });
+  // Shell line continuations (`\` at a line's end) before `-p` / `-pw`, and a comment line between an env var's
+  // `name:` and its `value:`: the patterns did not cross them (any text size).
+  it('fixed leak: shell continuation before -p / -pw, a comment between an env name and its value', () => {
+    const snippets = [
+      `docker login -u robot \\\n  -p ${VALUE} registry.local\n`,
+      `docker login registry.local \\\n  -u robot \\\n  -p ${VALUE}\n`,
+      `sshpass \\\n  -p ${VALUE} ssh admin@node\n`,
+      `plink.exe -ssh node \\\r\n  -pw ${VALUE}\r\n`,
+      `      - name: DB_PASSWORD\n        # from the vault\n        value: ${VALUE}\n`,
+    ];
+    for (const snippet of snippets) expect(bigLeaks(snippet, VALUE), snippet).toEqual({ small: false, big: false });
+    // Still not a password: a port after -p.
+    expect(redactText('mysql -u root \\\n  -p 3306\n', std).text).toBe('mysql -u root \\\n  -p 3306\n');
+  });
   // env-var-secret's `\s*(?:,|\n)\s*` crosses blank lines; the window ended two lines after the trigger line. Blank
   // lines no longer count (up to 16).
   it('fixed leak: a pod env `- name: DB_PASSWORD` with its `value:` three lines below (blank lines) in a log over 16 KiB', () => {
