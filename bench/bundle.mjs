@@ -22,7 +22,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { nodeExternals } from '../build/node-externals.mjs';
+import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -159,6 +159,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: nodeExternals(),
+  plugins: [withoutZodLocales],
   outfile: entry,
   logLevel: 'warning',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
@@ -172,6 +173,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: nodeExternals(),
+  plugins: [withoutZodLocales],
   outfile: path.join(work, 'redact-worker.mjs'),
   logLevel: 'warning',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

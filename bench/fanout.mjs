@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { nodeExternals } from '../build/node-externals.mjs';
+import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
 import { freePort, startSshd } from '../test/interop/sshd-harness.mjs';
 import { asPsshOptions, opensshClientOptions } from './lib/openssh.mjs';
 
@@ -160,6 +160,7 @@ for (const [name, contents] of Object.entries(programs)) {
     target: 'node20',
     outfile,
     external: nodeExternals(),
+    plugins: [withoutZodLocales],
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -230,6 +231,7 @@ try {
     format: 'esm',
     outfile: prep,
     external: nodeExternals(),
+    plugins: [withoutZodLocales],
     logLevel: 'warning',
   });
   const invocationText = await runNode(prep, []);

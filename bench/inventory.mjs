@@ -16,7 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { nodeExternals } from '../build/node-externals.mjs';
+import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -114,6 +114,7 @@ async function bundle(name, source) {
     target: 'node20',
     format: 'esm',
     external: nodeExternals(),
+    plugins: [withoutZodLocales],
     logLevel: 'warning',
     loader: { '.ps1': 'text' },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeExternals } from './node-externals.mjs';
+import { nodeExternals, withoutZodLocales } from './node-externals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -22,6 +22,7 @@ const node = {
   // Native and lazily loaded packages stay in node_modules; zod, js-yaml and ws are bundled (start-up time; see
   // build/node-externals.mjs).
   external: nodeExternals(pkg),
+  plugins: [withoutZodLocales],
   sourcemap: 'linked',
   logLevel: 'warning',
   loader: { '.ps1': 'text' },

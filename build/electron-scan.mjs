@@ -48,6 +48,7 @@ async function buildInto(out) {
     platform: 'node',
     target: 'node20',
     external: (await import('./node-externals.mjs')).nodeExternals(),
+    plugins: [(await import('./node-externals.mjs')).withoutZodLocales],
     logLevel: 'error',
     loader: { '.ps1': 'text' },
     define: { WINDECK_VERSION: '"scan"' },

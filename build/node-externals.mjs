@@ -27,3 +27,20 @@ export function nodeExternals(pkg = JSON.parse(fs.readFileSync(path.join(root, '
   for (const name of BUNDLED_PACKAGES) names.delete(name);
   return [...names].sort().flatMap((name) => [name, `${name}/*`]);
 }
+
+/**
+ * esbuild plugin for the Node-side bundles: zod's `locales` namespace (every language's error messages, ~360 KB
+ * of the CLI bundle, ~10-15 ms of every start on the CI machine) becomes an empty module. zod's own English
+ * messages come from `locales/en.js`, which its schemas import directly and which stays. Nothing in Windeck uses
+ * `z.locales` (test/unit/build/node-externals.test.ts checks the English messages and that no other language is
+ * bundled). The renderer's Vite build drops the namespace by tree-shaking already.
+ */
+export const withoutZodLocales = {
+  name: 'windeck-without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'windeck-empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'windeck-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { nodeExternals } from '../../build/node-externals.mjs';
+import { nodeExternals, withoutZodLocales } from '../../build/node-externals.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const outDir = path.join(root, 'bench', 'out');
@@ -16,6 +16,7 @@ const common = {
   format: 'esm',
   // As build/build.mjs: zod, js-yaml and ws bundled, native and lazily loaded packages from node_modules.
   external: nodeExternals(),
+  plugins: [withoutZodLocales],
   logLevel: 'warning',
   loader: { '.ps1': 'text' },
   define: { WINDECK_VERSION: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version) },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -16,6 +16,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 interface ExternalsModule {
   BUNDLED_PACKAGES: string[];
   nodeExternals(pkg?: unknown): string[];
+  withoutZodLocales: Plugin;
 }
 const load = async (): Promise<ExternalsModule> => (await import(pathToFileURL(path.join(root, 'build', 'node-externals.mjs')).href)) as ExternalsModule;
 
@@ -62,5 +63,38 @@ describe('node-side bundle externals', () => {
     // The bundled packages' own files are inputs of the bundle.
     const inputs = Object.keys(result.metafile.inputs);
     for (const name of ['zod', 'js-yaml', 'ws']) expect(inputs.some((f) => f.includes(`node_modules/${name}/`))).toBe(true);
+  }, 60_000);
+
+  it('zod without its other languages: English messages stay, no other locale is bundled', async () => {
+    const { withoutZodLocales } = await load();
+    const bundle = async (plugins: Plugin[]) => {
+      const result = await build({
+        stdin: {
+          contents: "import { z } from 'zod'; export const message = z.object({ name: z.string() }).safeParse({ name: 1 }).error?.issues[0]?.message;",
+          resolveDir: root,
+          loader: 'ts',
+        },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+        plugins,
+        outfile: path.join(root, 'out-test', 'zod.mjs'),
+      });
+      const text = result.outputFiles[0]!.text;
+      const inputs = Object.keys(result.metafile.inputs);
+      const url = `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`;
+      const { message } = (await import(url)) as { message: string };
+      return { bytes: text.length, locales: inputs.filter((f) => /node_modules\/zod\/v4\/locales\//.test(f)), message };
+    };
+    const plain = await bundle([]);
+    const slim = await bundle([withoutZodLocales]);
+    expect(plain.locales.length).toBeGreaterThan(20);
+    expect(slim.locales.map((f) => path.basename(f))).toEqual(['en.js']);
+    expect(slim.message).toBe(plain.message);
+    expect(slim.message).toMatch(/expected string/);
+    expect(slim.bytes).toBeLessThan(plain.bytes - 200_000);
   }, 60_000);
 });
