@@ -1083,7 +1083,7 @@ function redactRegion(
         ? options.scanner
           ? options.scanner.find(companionScanner, out)
           : companionScanner.findAll(out)
-        : mapCompanion(companion?.matches ?? [], spans, emitFrom, out, companionScanner);
+        : mapCompanion(companion?.matches ?? [], spans, emitFrom, stringOutput(out, companionScanner));
   }
   return { text: out, counts, findings, findingsTruncated: truncated, companion: companionMatches };
 }
@@ -1094,7 +1094,28 @@ function redactRegion(
  * a function of that line alone: lines without a replacement keep their input matches (shifted), lines with one
  * are searched again in the output.
  */
-function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emitFrom: number, out: string, scanner: LiteralScanner): Array<[number, number]> {
+/** The output of a redaction as `mapCompanion` reads it: a string, or Latin-1 pieces (the byte path). */
+interface CompanionOutput {
+  readonly length: number;
+  /** `String.prototype.lastIndexOf('\n', pos)`. */
+  lastLineBreak(pos: number): number;
+  /** `String.prototype.indexOf('\n', pos)`. */
+  nextLineBreak(pos: number): number;
+  /** The scanner's matches in [a, b), offsets relative to a. */
+  findAll(a: number, b: number): Array<[number, number]>;
+}
+
+/** A redacted string as a CompanionOutput. */
+function stringOutput(out: string, scanner: LiteralScanner): CompanionOutput {
+  return {
+    length: out.length,
+    lastLineBreak: (pos) => out.lastIndexOf('\n', pos),
+    nextLineBreak: (pos) => out.indexOf('\n', pos),
+    findAll: (a, b) => scanner.findAll(out.slice(a, b)),
+  };
+}
+
+function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emitFrom: number, out: CompanionOutput): Array<[number, number]> {
   // Dirty regions: whole output lines holding a replacement, with the input range they came from.
   const dirty: Array<{ a: number; b: number; ain: number; bin: number }> = [];
   let delta = -emitFrom;
@@ -1103,8 +1124,8 @@ function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emit
     const rlen = replacementOf(s).length;
     const oe = os + rlen;
     delta += rlen - (s.end - s.start);
-    const a = out.lastIndexOf('\n', os - 1) + 1;
-    let b = out.indexOf('\n', oe);
+    const a = out.lastLineBreak(os - 1) + 1;
+    let b = out.nextLineBreak(oe);
     if (b < 0) b = out.length;
     const ain = s.start - (os - a);
     const bin = s.end + (b - oe);
@@ -1135,7 +1156,7 @@ function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emit
       result.push([at + shift, w]);
     }
     while (m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.bin) m++;
-    for (const [at, w] of scanner.findAll(out.slice(d.a, d.b))) result.push([at + d.a, w]);
+    for (const [at, w] of out.findAll(d.a, d.b)) result.push([at + d.a, w]);
   }
   for (; m < inputMatches.length; m++) {
     const [at, w] = inputMatches[m] as [number, number];
@@ -1778,66 +1799,15 @@ function redactLatin1(
     const text = new Latin1Pieces(out, ops);
     const lineStartsPart = emitFrom === 0 || b[emitFrom - 1] === 10;
     companion = lineStartsPart
-      ? mapCompanionLatin1(inputMatches, spans, emitFrom, text, companionScanner)
+      ? mapCompanion(inputMatches, spans, emitFrom, {
+          length: text.length,
+          lastLineBreak: (pos) => text.lastLineBreak(pos),
+          nextLineBreak: (pos) => text.nextLineBreak(pos),
+          findAll: (a, b) => companionScanner.findAllBytes(text.copy(a, b), 0, b - a),
+        })
       : companionScanner.findAllBytes(text.copy(0, text.length), 0, text.length);
   }
   return { out, counts, findings, findingsTruncated: truncated, companion, lines: line - 1 };
-}
-
-/** mapCompanion on Latin-1 output bytes. */
-function mapCompanionLatin1(
-  inputMatches: Array<[number, number]>,
-  spans: Span[],
-  emitFrom: number,
-  out: Latin1Pieces,
-  scanner: LiteralScanner,
-): Array<[number, number]> {
-  const dirty: Array<{ a: number; b: number; ain: number; bin: number }> = [];
-  let delta = -emitFrom;
-  for (const s of spans) {
-    const os = s.start + delta;
-    const rlen = replacementOf(s).length;
-    const oe = os + rlen;
-    delta += rlen - (s.end - s.start);
-    const a = out.lastLineBreak(os - 1) + 1;
-    let b = out.nextLineBreak(oe);
-    if (b < 0) b = out.length;
-    const ain = s.start - (os - a);
-    const bin = s.end + (b - oe);
-    const last = dirty[dirty.length - 1];
-    if (last && a <= last.b) {
-      last.b = b;
-      last.bin = bin;
-    } else dirty.push({ a, b, ain, bin });
-  }
-  const result: Array<[number, number]> = [];
-  let m = 0;
-  let shift = -emitFrom;
-  let si = 0;
-  const spanShiftUpTo = (at: number) => {
-    while (si < spans.length && (spans[si] as Span).end <= at) {
-      const s = spans[si] as Span;
-      shift += replacementOf(s).length - (s.end - s.start);
-      si++;
-    }
-  };
-  for (const d of dirty) {
-    for (; m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.ain; m++) {
-      const [at, w] = inputMatches[m] as [number, number];
-      if (at < emitFrom) continue;
-      spanShiftUpTo(at);
-      result.push([at + shift, w]);
-    }
-    while (m < inputMatches.length && (inputMatches[m] as [number, number])[0] < d.bin) m++;
-    for (const [at, w] of scanner.findAllBytes(out.copy(d.a, d.b), 0, d.b - d.a)) result.push([at + d.a, w]);
-  }
-  for (; m < inputMatches.length; m++) {
-    const [at, w] = inputMatches[m] as [number, number];
-    if (at < emitFrom) continue;
-    spanShiftUpTo(at);
-    result.push([at + shift, w]);
-  }
-  return result;
 }
 
 /** Views of bytes [from, to) of the pieces' concatenation. */
