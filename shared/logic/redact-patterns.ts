@@ -105,6 +105,11 @@ const VALUE = String.raw`(?:\\"(?<v>(?:[^"\\]|\\[^"])*)\\"|"(?<v2>(?:[^"\\\n]|\\
 /** Secret-bearing key names for key/value pairs (YAML, JSON, env, ini, query strings). */
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|account[_-]?key|access[_-]?key|private[_-]?key|client-key-data|client-certificate-data|credentials?|auth[_-]?key|sharedaccesskey|sharedaccesssignature)`;
 
+/** Kind of a secret named by its key (env var names, YAML keys): token, password, or generic. */
+function classifyNamedSecret(_value: string, key: string | undefined, text: string): SecretKind {
+  return classifyByKey(key, text, /token/i.test(key ?? '') ? 'bearer-token' : /pass|pwd/i.test(key ?? '') ? 'password' : 'generic-secret');
+}
+
 /**
  * The patterns, most specific first. Every regex is global with indices (`dg`), case rules as noted.
  * Group `v` (or v2/v3/v4 for alternative value shapes) is what gets replaced.
@@ -253,7 +258,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     hint: /PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL/i,
     regex:
       /(?<k>"?name"?\s*:\s*"?[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]*"?)\s*(?:,|\n)(?:[ \t]*#[^\n]*\n)*\s*(?:-\s+)?"?value"?\s*:\s*(?:"(?<v>(?:[^"\\\n]|\\.)*)"|'(?<v2>[^'\n]*)'|(?<v3>[^\s"',}]+))/dgi,
-    classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
+    classify: classifyNamedSecret,
     skip: (v) => isPlaceholder(v),
   },
   {
@@ -287,7 +292,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       String.raw`^(?<ind>[ \t]*)(?:-[ \t]+)?(?<k>["']?${SECRET_KEY}["']?)[ \t]*:[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?\n(?:[ \t]*\r?\n)*\k<ind>[ \t]+(?<v>\S[^\r\n]*(?:(?:\r?\n[ \t]*)*\r?\n\k<ind>[ \t]+\S[^\r\n]*)*)`,
       'dgim',
     ),
-    classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
+    classify: classifyNamedSecret,
     skip: (v) => isPlaceholder(v),
   },
   {
@@ -300,7 +305,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       String.raw`^(?<ind>[ \t]*)(?:-[ \t]+)?(?<k>["']?${SECRET_KEY}["']?)[ \t]*:[ \t]*\r?\n\k<ind>[ \t]+(?![-?:][ \t\r\n]|[#&*!|>{\[%@\`])(?<v>(?:[^\r\n:#]|:(?![ \t\r\n])|#(?<![ \t]#))+?)(?:[ \t]+#[^\r\n]*)?[ \t]*(?=\r?\n|$)`,
       'dgim',
     ),
-    classify: (_v, k, text) => classifyByKey(k, text, /token/i.test(k ?? '') ? 'bearer-token' : /pass|pwd/i.test(k ?? '') ? 'password' : 'generic-secret'),
+    classify: classifyNamedSecret,
     skip: (v) => isPlaceholder(v),
   },
   {
