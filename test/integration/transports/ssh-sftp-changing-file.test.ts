@@ -1,17 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { Connection } from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WindeckError } from '../../../shared/contract/errors';
 import { PinningVerifier } from '../../../electron/services/transports/ssh/host-keys';
 import { SshTransport } from '../../../electron/services/transports/ssh/exec';
 import { knownHostsName, parseKnownHosts } from '../../../electron/services/transports/ssh/known-hosts';
 import { SshPool } from '../../../electron/services/transports/ssh/pool';
-import { generateKeyPair, publicKeyLine } from '../../../electron/sim/windows-node/ssh-server';
+import { generateKeyPair } from '../../../electron/sim/windows-node/ssh-server';
+import { sftpFileNode } from '../../helpers/sftp-file-node';
 import { tempDir } from '../../helpers/temp-dir';
 
 /**
@@ -22,7 +20,6 @@ import { tempDir } from '../../helpers/temp-dir';
  * timeout still end such a download.
  */
 
-const ssh2 = createRequire(import.meta.url)('ssh2') as typeof import('ssh2');
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -33,35 +30,21 @@ afterEach(async () => {
  * return false to leave that READ unanswered (a node that stalls).
  */
 async function node(initial: Buffer, onRead?: (offset: number, file: { data: Buffer }) => boolean | void) {
-  const hostKey = generateKeyPair('windeck-sftp-change-host').privateKey;
   const file = { data: initial };
-  const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'OpenSSH_for_Windows_9.5' }, (client: Connection) => {
-    client.on('authentication', (ctx) => (ctx.method === 'publickey' ? ctx.accept() : ctx.reject(['publickey'])));
-    client.on('error', () => undefined);
-    client.on('ready', () => {
-      client.on('session', (acceptSession) => {
-        acceptSession().on('sftp', (accept) => {
-          const sftp = accept();
-          const STATUS = ssh2.utils.sftp.STATUS_CODE;
-          sftp.on('OPEN', (reqid, filename) => {
-            if (filename !== '/C:/k/app.log') return sftp.status(reqid, STATUS.NO_SUCH_FILE, 'The system cannot find the file specified.');
-            sftp.handle(reqid, Buffer.from('h1'));
-          });
-          sftp.on('READ', (reqid, _handle, offset, length) => {
-            if (onRead?.(offset, file) === false) return;
-            if (offset >= file.data.length) return sftp.status(reqid, STATUS.EOF);
-            sftp.data(reqid, file.data.subarray(offset, Math.min(offset + length, file.data.length)));
-          });
-          sftp.on('CLOSE', (reqid) => sftp.status(reqid, STATUS.OK));
-        });
-      });
-    });
+  const sftpNode = await sftpFileNode({
+    sftpPath: '/C:/k/app.log',
+    ident: 'OpenSSH_for_Windows_9.5',
+    hostKeyName: 'windeck-sftp-change-host',
+    onRead: (sftp, reqid, offset, length, STATUS) => {
+      if (onRead?.(offset, file) === false) return;
+      if (offset >= file.data.length) return sftp.status(reqid, STATUS.EOF);
+      sftp.data(reqid, file.data.subarray(offset, Math.min(offset + length, file.data.length)));
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.address() as net.AddressInfo).port;
+  cleanups.push(sftpNode.close);
+  const port = sftpNode.port;
   const pool = new SshPool({
-    verifier: new PinningVerifier({ knownHosts: parseKnownHosts(`${knownHostsName('127.0.0.1', port)} ${publicKeyLine(hostKey)}\n`, 'change-known-hosts') }),
+    verifier: new PinningVerifier({ knownHosts: parseKnownHosts(`${knownHostsName('127.0.0.1', port)} ${sftpNode.hostKeyPublic}\n`, 'change-known-hosts') }),
   });
   cleanups.push(() => pool.dispose());
   const clientKey = generateKeyPair('windeck-sftp-change-client').privateKey;

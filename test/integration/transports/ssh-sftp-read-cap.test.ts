@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import { Writable } from 'node:stream';
-import type { Connection } from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PinningVerifier } from '../../../electron/services/transports/ssh/host-keys';
 import { SshTransport } from '../../../electron/services/transports/ssh/exec';
 import { knownHostsName, parseKnownHosts } from '../../../electron/services/transports/ssh/known-hosts';
 import { SshPool } from '../../../electron/services/transports/ssh/pool';
-import { generateKeyPair, publicKeyLine } from '../../../electron/sim/windows-node/ssh-server';
+import { generateKeyPair } from '../../../electron/sim/windows-node/ssh-server';
+import { sftpFileNode } from '../../helpers/sftp-file-node';
 
 /**
  * A download from a node whose sftp-server answers at most 64 KiB per READ and does not offer
@@ -17,7 +15,6 @@ import { generateKeyPair, publicKeyLine } from '../../../electron/sim/windows-no
  * re-ask per READ after that) and the bytes arrive in order.
  */
 
-const ssh2 = createRequire(import.meta.url)('ssh2') as typeof import('ssh2');
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -26,37 +23,23 @@ afterEach(async () => {
 const CAP = 64 * 1024;
 
 async function windows2019Node(file: Buffer) {
-  const hostKey = generateKeyPair('windeck-sftp-cap-host').privateKey;
   const reads: Array<{ position: number; asked: number; answered: number }> = [];
-  const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'OpenSSH_for_Windows_7.7' }, (client: Connection) => {
-    client.on('authentication', (ctx) => (ctx.method === 'publickey' ? ctx.accept() : ctx.reject(['publickey'])));
-    client.on('error', () => undefined);
-    client.on('ready', () => {
-      client.on('session', (acceptSession) => {
-        acceptSession().on('sftp', (accept) => {
-          const sftp = accept();
-          const STATUS = ssh2.utils.sftp.STATUS_CODE;
-          sftp.on('OPEN', (reqid, filename) => {
-            if (filename !== '/C:/k/big.log') return sftp.status(reqid, STATUS.NO_SUCH_FILE, 'The system cannot find the file specified.');
-            sftp.handle(reqid, Buffer.from('h1'));
-          });
-          sftp.on('READ', (reqid, _handle, offset, length) => {
-            if (offset >= file.length) {
-              reads.push({ position: offset, asked: length, answered: 0 });
-              return sftp.status(reqid, STATUS.EOF);
-            }
-            const n = Math.min(length, CAP, file.length - offset);
-            reads.push({ position: offset, asked: length, answered: n });
-            sftp.data(reqid, file.subarray(offset, offset + n));
-          });
-          sftp.on('CLOSE', (reqid) => sftp.status(reqid, STATUS.OK));
-        });
-      });
-    });
+  const sftpNode = await sftpFileNode({
+    sftpPath: '/C:/k/big.log',
+    ident: 'OpenSSH_for_Windows_7.7',
+    hostKeyName: 'windeck-sftp-cap-host',
+    onRead: (sftp, reqid, offset, length, STATUS) => {
+      if (offset >= file.length) {
+        reads.push({ position: offset, asked: length, answered: 0 });
+        return sftp.status(reqid, STATUS.EOF);
+      }
+      const n = Math.min(length, CAP, file.length - offset);
+      reads.push({ position: offset, asked: length, answered: n });
+      sftp.data(reqid, file.subarray(offset, offset + n));
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port: (server.address() as net.AddressInfo).port, hostKeyPublic: publicKeyLine(hostKey), reads };
+  cleanups.push(sftpNode.close);
+  return { port: sftpNode.port, hostKeyPublic: sftpNode.hostKeyPublic, reads };
 }
 
 describe('SFTP download from a server that caps READs at 64 KiB', () => {
