@@ -115,7 +115,7 @@ const GATHER_BYTES = 1024 * 1024;
 const freeGathers: Buffer[] = [];
 
 /** Buffer's native searches and decoding for the redactor's byte path (views: no copy). */
-const BUFFER_LATIN1_OPS: Latin1Ops = {
+export const BUFFER_LATIN1_OPS: Latin1Ops = {
   indexOf: (bytes, needle, from) => asBuffer(bytes).indexOf(needle, from, 'latin1'),
   indexOfByte: (bytes, byte, from) => asBuffer(bytes).indexOf(byte, from),
   decode: (bytes, start, end) => asBuffer(bytes).toString('latin1', start, end),

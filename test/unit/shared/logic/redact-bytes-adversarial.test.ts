@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/logic/redact';
 import { SECRETLINT_SCANNER, finalScan, finalScanLatin1 } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, needleForms, prng } from '../../../integration/bundle/canaries';
+import { BUFFER_LATIN1_OPS } from '../../../../electron/services/bundle/entry-pipeline';
 
 /**
  * Adversarial differential tests of the byte path (`StreamRedactor.pushLatin1` + `finalScanLatin1`) against the
@@ -38,11 +39,7 @@ const root = path.resolve(__dirname, '../../../..');
 const std: RedactOptions = { level: 'standard', pseudonyms: null };
 
 /** entry-pipeline.ts' Buffer operations (native searches). */
-const BUFFER_OPS: Latin1Ops = {
-  indexOf: (b, needle, from) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf(needle, from, 'latin1'),
-  indexOfByte: (b, byte, from) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf(byte, from),
-  decode: (b, start, end) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1', start, end),
-};
+const BUFFER_OPS: Latin1Ops = BUFFER_LATIN1_OPS;
 
 interface Run {
   text: string;

@@ -6,6 +6,7 @@ import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
 import { hostileText, pick } from './hostile-text';
+import { BUFFER_LATIN1_OPS } from '../../../../electron/services/bundle/entry-pipeline';
 
 /**
  * The byte path of the stream redactor (`StreamRedactor.pushLatin1`, streamed Latin-1 logs) against the string
@@ -23,11 +24,7 @@ const latin1 = (text: string) => Buffer.from(text, 'latin1');
 const isLatin1 = (text: string) => [...text].every((ch) => ch.charCodeAt(0) < 256);
 
 /** entry-pipeline.ts' Buffer operations (native searches). */
-const BUFFER_OPS: Latin1Ops = {
-  indexOf: (b, needle, from) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf(needle, from, 'latin1'),
-  indexOfByte: (b, byte, from) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf(byte, from),
-  decode: (b, start, end) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1', start, end),
-};
+const BUFFER_OPS: Latin1Ops = BUFFER_LATIN1_OPS;
 
 interface Streamed {
   text: string;
