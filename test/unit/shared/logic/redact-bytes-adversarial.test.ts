@@ -468,9 +468,9 @@ describe('byte path vs string path, adversarial', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('deliberately broken byte paths are caught (Latin1Ops blind to `-----BEGIN `, blind to `Secret`)', async () => {
-    // The byte path hands a part back to the string path when `ops.indexOf` finds `-----BEGIN ` in it (a PEM block
-    // may be held back) or `kind: Secret` (hasSecretKind searches `Secret`). Byte operations blind to either
+  it('deliberately broken byte paths are caught (Latin1Ops blind to `BEGIN `, blind to `Secret`)', async () => {
+    // The byte path hands a part back to the string path when it finds `-----BEGIN ` in it (a PEM block may be held
+    // back; hasPemBegin searches `BEGIN ` and checks the dashes) or `kind: Secret` (hasSecretKind searches `Secret`). Byte operations blind to either
     // admit such parts: the checker must report the difference, and for the Secret manifest the leak of its data
     // (the structural rule does not run on the byte path).
     const blindTo = (word: string): Latin1Ops => ({
@@ -478,7 +478,7 @@ describe('byte path vs string path, adversarial', () => {
       indexOf: (b, needle, from) => (needle === word ? -1 : BUFFER_OPS.indexOf(b, needle, from)),
     });
     for (const [id, word] of [
-      ['pem-rsa-key', '-----BEGIN '],
+      ['pem-rsa-key', 'BEGIN '],
       ['secret-yaml', 'Secret'],
     ] as const) {
       const s = all.find((x) => x.id === id) as Secret;

@@ -227,6 +227,8 @@ describe('StreamRedactor.pushLatin1 (the byte path) equals push (the string path
       annotation: `${filler}  kubectl.kubernetes.io/last-applied-configuration: '{"a":"b"}'\n${filler}`,
       'NUL and UTF-16 runs': `${filler}${'p\u0000a\u0000s\u0000s\u0000w\u0000o\u0000r\u0000d\u0000=\u0000H\u0000u\u0000n\u0000t\u0000e\u0000r\u00002\u0000!\u0000'}\n${filler}`,
       'open PEM across parts': `${filler}-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n'.repeat(300)}-----END RSA PRIVATE KEY-----\n${filler}`,
+      'PEM begin look-alikes': `${filler}----BEGIN RSA PRIVATE KEY-----\nxBEGIN x\n---- -BEGIN y\nBEGIN z\n${filler}-----BEGINNING\n${filler}`,
+      'PEM begin at a part start': `${filler}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n${filler}`,
       'PuTTY key': `${filler}PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\nAAAAB3NzaC1yc2EAAAABJQAAAQEAhHdYF2wGjD0bM\nPrivate-MAC: 0123456789abcdef\n${filler}`,
       'multi-line env': `${filler}        - name: DB_PASSWORD\n          value: Sup3rS3cretValue\n${filler}`,
       'trigger at the first and last byte': `token=AbCdEf0123456789xyz\n${filler}${filler}x --password=LastLine99\n`,
