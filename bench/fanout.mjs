@@ -18,6 +18,7 @@
 //   node bench/fanout.mjs             200 nodes, limit 32, 3 repetitions
 //   node bench/fanout.mjs --quick     48 nodes, 3 repetitions
 //   node bench/fanout.mjs --nodes 100 --limit 16 --reps 1 --live-sim
+//   node bench/fanout.mjs --quick --node-nice 0     (the node side at normal priority; default nice 10, see NODE_NICE)
 //
 // As root it logs in as its own system user `windeck-bench` (shell /bin/sh; created and removed by the run) so that
 // root's ~/.bashrc is not run for every command; `--user NAME` logs in as NAME instead.
@@ -45,6 +46,11 @@ const LIMIT = Number(flag('--limit', 32));
 const REPS = Math.max(1, Number(flag('--reps', 3)));
 const LIVE_SIM = args.includes('--live-sim');
 const CPU_PROF = flag('--cpu-prof', null);
+// The simulated nodes' sshd (and the commands it runs) at this niceness: in a cluster the nodes are other machines,
+// so their CPU must not show up as the console's event-loop delay; on 2 cores, 200 sshd handshakes at normal
+// priority also delay Windeck's timers. Both sides dial the same sshd, so the ratios are unaffected.
+// `--node-nice 0` runs them as before.
+const NODE_NICE = Math.max(0, Math.min(19, Number(flag('--node-nice', 10))));
 
 for (const [bin, pkg] of [
   ['parallel-ssh', 'pssh'],
@@ -243,7 +249,11 @@ try {
   let relay = { host: '127.0.0.1', port: 1 };
   let forceCommand = null;
   if (LIVE_SIM) {
-    const sim = spawn(process.execPath, [bundles.sim, JSON.stringify(addresses)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const simArgs = [process.execPath, bundles.sim, JSON.stringify(addresses)];
+    const sim =
+      NODE_NICE > 0
+        ? spawn('nice', ['-n', String(NODE_NICE), ...simArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
+        : spawn(simArgs[0], simArgs.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(sim);
     relay.port = await new Promise((resolve, reject) => {
       let out = '';
@@ -305,6 +315,7 @@ try {
       hostKey,
       forceCommand,
       logLevel: 'ERROR',
+      nice: NODE_NICE,
     });
     stops.push(() => sshd.stop());
     // sshd reads authorized_keys as the login user.
@@ -437,6 +448,7 @@ try {
       nodes: NODES,
       limit: LIMIT,
       reps: REPS,
+      nodeSideNice: NODE_NICE,
       nodeSide: LIVE_SIM
         ? 'live simulator per command (sshd ForceCommand -> Node helper -> command relay)'
         : "the node simulator's answer to the same invocation, recorded once per node and replayed by sshd ForceCommand (/bin/sh + cat)",

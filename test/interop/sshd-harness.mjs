@@ -69,6 +69,9 @@ export async function startSshd({
   hostKey: givenHostKey = null,
   forceCommand = null,
   logLevel = 'VERBOSE',
+  // Scheduling niceness of sshd and everything it starts (benchmarks: simulated nodes that would be other machines
+  // in a real cluster should not take CPU from the process measured); 0 = as the caller runs.
+  nice = 0,
 }) {
   const sshd = findSshd();
   fs.mkdirSync(dir, { recursive: true });
@@ -104,7 +107,11 @@ export async function startSshd({
     );
     execFileSync(sshd, ['-t', '-f', config]);
     const log = fs.openSync(logFile, 'a');
-    const child = spawn(sshd, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });
+    // `nice` execs sshd in place: the child's pid is sshd's.
+    const child =
+      nice > 0
+        ? spawn('nice', ['-n', String(nice), sshd, '-D', '-e', '-f', config], { stdio: ['ignore', log, log] })
+        : spawn(sshd, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });
     fs.closeSync(log);
     const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
     const up = await Promise.race([
