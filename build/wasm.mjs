@@ -11,10 +11,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** [source .wat, generated .ts, exported constant] */
 export const KERNELS = [['shared/logic/redact-scan-kernel.wat', 'shared/logic/redact-scan-kernel.ts', 'REDACT_SCAN_KERNEL_WASM']];
 
+/** The WebAssembly features the kernels use (wabt's parseWat options): SIMD (Node 20, Electron, Chromium). */
+export const WAT_FEATURES = { simd: true };
+
 /** The wasm bytes of a .wat source (no debug names: the bytes depend on the source only). */
 export async function compileWat(source) {
   const wabt = await wabtInit();
-  const mod = wabt.parseWat(path.basename(source), fs.readFileSync(path.join(root, source), 'utf8'));
+  const mod = wabt.parseWat(path.basename(source), fs.readFileSync(path.join(root, source), 'utf8'), WAT_FEATURES);
   try {
     mod.validate();
     return Uint8Array.from(mod.toBinary({ log: false, write_debug_names: false }).buffer);

@@ -1,41 +1,177 @@
 ;; The hot loops of redact.ts' scanText as a WebAssembly kernel (issue 10 item 6: a bundle reads every byte of
 ;; every log once). Compiled by `node build/wasm.mjs` (wabt) into redact-scan-kernel.ts, which is committed;
-;; test/unit/shared/logic/redact-scan-kernel.test.ts checks the committed bytes against this source.
+;; test/unit/shared/logic/redact-scan-kernel.test.ts checks the committed bytes against this source. Uses
+;; WebAssembly SIMD (v128; Node 20, Electron and Chromium have it): where it is missing the module does not
+;; compile and redact-scan-wasm.ts scans in JavaScript.
 ;;
 ;; The text is Latin-1: one byte per character (char code = byte), so offsets are the string's. Memory layout
-;; (filled by redact-scan-wasm.ts):
+;; (filled by redact-scan-wasm.ts, but for the constants of the data segment below):
 ;;   [0, 256)       fold table: the lower-case ASCII code of each character, 0 for none (redact-scan.ts foldTable)
 ;;   [256, 512)     base64 bits per character (read inline: `load8_u offset=256`) (1 alphabet digit/+/ , 2 upper-case, 4 lower-case; 0 otherwise)
+;;   [512, 640)     `words`' slot sets: the non-zero slots of the starts union by their top 4 bits (16 buckets), in
+;;                  8 rounds of 16 bytes: round r, byte b = the low 8 bits of the r-th non-zero slot of bucket b
+;;                  (its first again when the bucket has fewer; 0 when it has none)
+;;   [640, 656)     255 where bucket b has a non-zero slot, else 0
+;;   [768, 864)     constants of `words` (data segment)
 ;;   [1024, 5120)   starts union: non-zero where a trigger word or a companion word may start (per slotOf slot)
 ;;   [8192, ...)    the text, then the output arrays (i32)
-;; Both functions return the number of items written, or -1 when `cap` is too small (the caller scans in JS).
+;; The functions return the number of items written, or -1 when `cap` is too small (the caller scans in JS).
 (module
   (memory (export "memory") 1)
+  ;; `words`' constants: 63, -102 and 32 (bytes, for folding), 1 and 16384 (i16 pairs, for the key), the golden
+  ;; ratio multiplier of slotOf (i32), 255 (i16).
+  (data (i32.const 768)
+    "\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f"
+    "\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a\9a"
+    "\20\20\20\20\20\20\20\20\20\20\20\20\20\20\20\20"
+    "\01\00\00\40\01\00\00\40\01\00\00\40\01\00\00\40"
+    "\b1\79\37\9e\b1\79\37\9e\b1\79\37\9e\b1\79\37\9e"
+    "\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00")
 
   ;; Offsets i in [from, n) where the rolling three-character key (7 bits per folded character, started at 0 at
-  ;; `from`) has a non-zero starts-union slot: exactly scanText's hot loop.
-  (func (export "words") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
-    (local $i i32)
+  ;; `from`) has a non-zero starts-union slot: exactly scanText's hot loop, one character at a time. The
+  ;; reference of `words`, and what redact-scan-wasm.ts runs when the slot sets do not fit [512, 656).
+  (func $wordsScalar (export "wordsScalar") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
+    (call $tail (local.get $text) (i32.add (local.get $text) (local.get $from)) (i32.add (local.get $text) (local.get $n))
+      (local.get $out) (local.get $cap) (i32.const 0) (i32.const 0) (i32.const 0)))
+
+  ;; The character loop of `wordsScalar` from address $p to $end, the key's first two characters given
+  ;; ($a: folded code << 14, $b: << 7), `count` offsets already written.
+  (func $tail (param $text i32) (param $p i32) (param $end i32) (param $out i32) (param $cap i32) (param $a i32) (param $b i32) (param $count i32) (result i32)
+    (local $c i32)
     (local $key i32)
-    (local $count i32)
-    (local.set $i (local.get $from))
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $key
-          (i32.and
-            (i32.or
-              (i32.shl (local.get $key) (i32.const 7))
-              (i32.load8_u offset=0 (i32.load8_u (i32.add (local.get $text) (local.get $i)))))
-            (i32.const 0x1fffff)))
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $c (i32.load8_u offset=0 (i32.load8_u (local.get $p))))
+        (local.set $key (i32.or (i32.or (local.get $a) (local.get $b)) (local.get $c)))
+        (local.set $a (i32.shl (local.get $b) (i32.const 7)))
+        (local.set $b (i32.shl (local.get $c) (i32.const 7)))
         (if (i32.load8_u offset=1024 (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)))
           (then
             (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
-            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $p) (local.get $text)))
             (local.set $count (i32.add (local.get $count) (i32.const 1)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $next)))
     (local.get $count))
+
+  ;; `wordsScalar`, 16 characters at a time (the same offsets): the keys' slots by SIMD arithmetic (no loop-carried
+  ;; dependency), and whether each is non-zero by looking it up in the slot sets with swizzles (no table load per
+  ;; character); only the offsets found are then written one at a time. The last (n - from) mod 16 characters go
+  ;; through `$tail`.
+  (func (export "words") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
+    (local $p i32)
+    (local $end i32)
+    (local $count i32)
+    (local $mask i32)
+    (local $at i32)
+    (local $x v128)
+    (local $f v128)
+    (local $f2 v128)
+    (local $prev v128)
+    (local $prev2 v128)
+    (local $b v128)
+    (local $a2 v128)
+    (local $lo v128)
+    (local $hi v128)
+    (local $wlo v128)
+    (local $whi v128)
+    (local $s0 v128)
+    (local $s1 v128)
+    (local $low8 v128)
+    (local $bucket v128)
+    (local $hit v128)
+    (local $k63 v128)
+    (local $km102 v128)
+    (local $k32 v128)
+    (local $weights v128)
+    (local $golden v128)
+    (local $kff v128)
+    ;; Loaded, not v128.const: the compiler keeps them in registers instead of building them in every iteration.
+    (local.set $k63 (v128.load offset=768 (i32.const 0)))
+    (local.set $km102 (v128.load offset=784 (i32.const 0)))
+    (local.set $k32 (v128.load offset=800 (i32.const 0)))
+    (local.set $weights (v128.load offset=816 (i32.const 0)))
+    (local.set $golden (v128.load offset=832 (i32.const 0)))
+    (local.set $kff (v128.load offset=848 (i32.const 0)))
+    (local.set $p (i32.add (local.get $text) (local.get $from)))
+    (local.set $end (i32.add (local.get $text) (local.get $n)))
+    ;; $prev / $prev2: the previous block's folded characters (once and twice their code); zeros before `from`.
+    (block $blocks_done
+      (loop $block
+        (br_if $blocks_done (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+        (local.set $x (v128.load (local.get $p)))
+        ;; The fold table as arithmetic: A-Z +32, bytes over 127 0 (redact-scan-kernel.test.ts checks all 256).
+        ;; x + 63 < -102 (signed) exactly for x in 65..90.
+        (local.set $f
+          (v128.andnot
+            (v128.or (local.get $x)
+              (v128.and (i8x16.lt_s (i8x16.add (local.get $x) (local.get $k63)) (local.get $km102)) (local.get $k32)))
+            (i8x16.lt_s (local.get $x) (v128.const i32x4 0 0 0 0))))
+        (local.set $f2 (i8x16.add (local.get $f) (local.get $f)))
+        ;; Per character j: b = the fold of j - 1, a2 = twice the fold of j - 2 (from the previous block).
+        (local.set $b (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $prev) (local.get $f)))
+        (local.set $a2 (i8x16.shuffle 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 (local.get $prev2) (local.get $f2)))
+        ;; i16 lanes 2c + 256b (characters 0-7, 8-15), then i32 lanes [2c + 256b, 2a]: dot with [1, 16384] = 2 * key.
+        (local.set $lo (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $f2) (local.get $b)))
+        (local.set $hi (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $f2) (local.get $b)))
+        (local.set $wlo (i16x8.extend_low_i8x16_u (local.get $a2)))
+        (local.set $whi (i16x8.extend_high_i8x16_u (local.get $a2)))
+        ;; slotOf(key) = key * 0x9e3779b1 >>> 20, as i16 lanes: characters 0-7, 8-15.
+        (local.set $s0
+          (i16x8.narrow_i32x4_u
+            (i32x4.shr_u
+              (i32x4.mul
+                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1))
+                (local.get $golden))
+              (i32.const 20))
+            (i32x4.shr_u
+              (i32x4.mul
+                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1))
+                (local.get $golden))
+              (i32.const 20))))
+        (local.set $s1
+          (i16x8.narrow_i32x4_u
+            (i32x4.shr_u
+              (i32x4.mul
+                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1))
+                (local.get $golden))
+              (i32.const 20))
+            (i32x4.shr_u
+              (i32x4.mul
+                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1))
+                (local.get $golden))
+              (i32.const 20))))
+        ;; Bytes: the slot's low 8 bits, its top 4 bits (the bucket).
+        (local.set $low8 (i8x16.narrow_i16x8_u (v128.and (local.get $s0) (local.get $kff)) (v128.and (local.get $s1) (local.get $kff))))
+        (local.set $bucket (i8x16.narrow_i16x8_u (i16x8.shr_u (local.get $s0) (i32.const 8)) (i16x8.shr_u (local.get $s1) (i32.const 8))))
+        ;; A slot is non-zero when its low 8 bits equal its bucket's byte in some round, and the bucket has any.
+        (local.set $hit (i8x16.eq (i8x16.swizzle (v128.load offset=512 (i32.const 0)) (local.get $bucket)) (local.get $low8)))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=528 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=544 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=560 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=576 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=592 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=608 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $hit (v128.or (local.get $hit) (i8x16.eq (i8x16.swizzle (v128.load offset=624 (i32.const 0)) (local.get $bucket)) (local.get $low8))))
+        (local.set $mask (i8x16.bitmask (v128.and (local.get $hit) (i8x16.swizzle (v128.load offset=640 (i32.const 0)) (local.get $bucket)))))
+        (if (local.get $mask)
+          (then
+            (local.set $at (i32.sub (local.get $p) (local.get $text)))
+            (loop $each
+              (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
+              (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.add (local.get $at) (i32.ctz (local.get $mask))))
+              (local.set $count (i32.add (local.get $count) (i32.const 1)))
+              (br_if $each (local.tee $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))))))
+        (local.set $prev (local.get $f))
+        (local.set $prev2 (local.get $f2))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $block)))
+    (call $tail (local.get $text) (local.get $p) (local.get $end) (local.get $out) (local.get $cap)
+      (i32.shl (i8x16.extract_lane_u 14 (local.get $prev)) (i32.const 14))
+      (i32.shl (i8x16.extract_lane_u 15 (local.get $prev)) (i32.const 7))
+      (local.get $count)))
 
   ;; redact.ts keepRun: long enough, both letter cases, not too long, not inside a word (`-`/`_` neighbours).
   (func $keep (param $text i32) (param $n i32) (param $start i32) (param $end i32) (param $bits i32) (param $checkAfter i32) (result i32)

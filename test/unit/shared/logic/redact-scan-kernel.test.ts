@@ -6,10 +6,11 @@ import { StreamRedactor, scanForRedaction, type RedactOptions } from '../../../.
 import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
 import { REDACT_SCAN_KERNEL_WASM } from '../../../../shared/logic/redact-scan-kernel';
 import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
-import { kernelScan } from '../../../../shared/logic/redact-scan-wasm';
+import { LiteralScanner, foldTable, slotOf } from '../../../../shared/logic/redact-scan';
+import { kernelScan, kernelWordsForTests } from '../../../../shared/logic/redact-scan-wasm';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
-import { B64, hostileText, ODD_LATIN1, pick } from './hostile-text';
+import { B64, hostileText, mixCase, ODD_LATIN1, pick } from './hostile-text';
 import { REFERENCE_SCANNER, referenceFindAll, referenceScan } from './reference-scanners';
 
 /**
@@ -33,7 +34,8 @@ const isLatin1 = (text: string) => [...text].every((ch) => ch.charCodeAt(0) < 25
 describe('the scan kernel (WebAssembly)', () => {
   it('the committed wasm bytes are what redact-scan-kernel.wat compiles to (node build/wasm.mjs)', async () => {
     const wabt = await wabtInit();
-    const mod = wabt.parseWat('redact-scan-kernel.wat', fs.readFileSync(path.join(root, 'shared/logic/redact-scan-kernel.wat'), 'utf8'));
+    // The features build/wasm.mjs compiles with (WAT_FEATURES).
+    const mod = wabt.parseWat('redact-scan-kernel.wat', fs.readFileSync(path.join(root, 'shared/logic/redact-scan-kernel.wat'), 'utf8'), { simd: true });
     mod.validate();
     const bytes = Buffer.from(mod.toBinary({ log: false, write_debug_names: false }).buffer);
     mod.destroy();
@@ -227,6 +229,151 @@ describe('the scan kernel (WebAssembly)', () => {
       }
       const last = s.end();
       expect(s.companionMatches).toEqual(referenceFindAll(SECRETLINT_SCANNER.words, last));
+    }
+  });
+});
+
+/**
+ * The kernel's word loops (`words`: 16 characters at a time with SIMD, slots found by swizzle lookups in the slot
+ * sets; `wordsScalar`: one character at a time) against scanText's JavaScript loop, offset for offset: random
+ * Latin-1 bytes (every byte value, upper case), trigger and anchor words placed at the 16-character block edges, at
+ * `from` and ending at the last character, every `from` near a block edge, the real starts tables and random ones
+ * (dense, to make every fold and slot count), and too little room for the offsets (-1).
+ */
+describe('the kernel word loops against the JavaScript loop', () => {
+  const fold = foldTable();
+  /** scanText's hot loop (and LiteralScanner.findAll's): offsets i in [from, n) whose key has a non-zero slot. */
+  function jsHits(b: Uint8Array, from: number, either: Uint8Array): number[] {
+    const out: number[] = [];
+    let key = 0;
+    for (let i = from; i < b.length; i++) {
+      key = ((key << 7) | (fold[b[i] as number] as number)) & 0x1fffff;
+      if (either[slotOf(key)] !== 0) out.push(i);
+    }
+    return out;
+  }
+  const keyOf = (a: number, b: number, c: number) => ((fold[a] as number) << 14) | ((fold[b] as number) << 7) | (fold[c] as number);
+  const union = (...tables: Uint8Array[]) => {
+    const u = new Uint8Array(4096);
+    tables.forEach((t, k) => t.forEach((v, i) => (u[i] = (u[i] as number) | (v !== 0 ? 1 << k : 0))));
+    return u;
+  };
+  const triggerStarts = new LiteralScanner(TRIGGER_WORDS).starts;
+  const realTables = [union(triggerStarts, SECRETLINT_SCANNER.starts), union(triggerStarts)];
+  const words = [...TRIGGER_WORDS, ...SECRETLINT_SCANNER.words];
+
+  /** A starts table of up to 8 non-zero slots per bucket (the slot sets fit): slots of keys that occur in `b`. */
+  function denseTable(rand: () => number, b: Uint8Array): Uint8Array {
+    const t = new Uint8Array(4096);
+    const perBucket = new Array<number>(16).fill(0);
+    for (let k = 0; k < 200 && b.length >= 3; k++) {
+      const i = Math.floor(rand() * (b.length - 2));
+      const slot = slotOf(keyOf(b[i] as number, b[i + 1] as number, b[i + 2] as number));
+      if (t[slot] === 0 && (perBucket[slot >> 8] as number) < 8) {
+        t[slot] = 1 + Math.floor(rand() * 3);
+        perBucket[slot >> 8]!++;
+      }
+    }
+    return t;
+  }
+
+  /** Random Latin-1 bytes: words (any case) at block edges relative to `from`, at the start and the end, any byte. */
+  function randomText(rand: () => number, from: number, n: number): Uint8Array {
+    const b = new Uint8Array(n);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=:/ \n';
+    for (let i = 0; i < n; i++) {
+      const r = rand();
+      b[i] = r < 0.6 ? alphabet.charCodeAt(Math.floor(rand() * alphabet.length)) : r < 0.8 ? 128 + Math.floor(rand() * 128) : Math.floor(rand() * 128);
+    }
+    const put = (at: number) => {
+      const w = mixCase(rand, pick(rand, words));
+      for (let k = 0; k < w.length && at + k < n; k++) if (at + k >= 0) b[at + k] = w.charCodeAt(k);
+    };
+    for (let k = 0; k < 1 + n / 12; k++) {
+      const edge = from + 16 * Math.floor(rand() * (1 + (n - from) / 16));
+      put(edge + Math.floor(rand() * 5) - 2 - (rand() < 0.5 ? 2 : 0));
+    }
+    put(from);
+    put(n - 3);
+    if (rand() < 0.3) put(from - 1);
+    return b;
+  }
+
+  function check(b: Uint8Array, from: number, either: Uint8Array, label: string): void {
+    const expected = jsHits(b, from, either);
+    expect(kernelWordsForTests(b, from, either, 'wordsScalar'), label).toEqual(expected);
+    expect(kernelWordsForTests(b, from, either, 'words'), label).toEqual(expected);
+  }
+
+  it('the same offsets on random texts, every from near a block edge, real and dense starts tables', () => {
+    const rand = prng(4711);
+    let hits = 0;
+    for (let t = 0; t < 2500; t++) {
+      const n = t % 50 === 0 ? 2000 + Math.floor(rand() * 3000) : Math.floor(rand() * 120);
+      const r = rand();
+      const from = r < 0.3 ? 0 : r < 0.4 ? n : r < 0.5 ? Math.max(0, n - 1 - Math.floor(rand() * 3)) : Math.floor(rand() * (n + 1));
+      const b = randomText(rand, from, n);
+      for (const either of [...realTables, denseTable(rand, b)]) {
+        check(b, from, either, `text ${t} from ${from}: ${JSON.stringify(Buffer.from(b).toString('latin1')).slice(0, 300)}`);
+        hits += jsHits(b, from, either).length;
+      }
+    }
+    // The texts do hit (hundreds of thousands of offsets compared).
+    expect(hits).toBeGreaterThan(100000);
+  });
+
+  it('folds every byte value as foldTable does, in every lane', () => {
+    for (let c = 0; c < 256; c++) {
+      for (const other of [0x41, 0x61, 0x7a, 0x5a, 0x20, 0xc4, 0x30]) {
+        // One non-zero slot: that of the three characters c, c, other; the text holds them in every lane.
+        const either = new Uint8Array(4096);
+        either[slotOf(keyOf(c, c, other))] = 1;
+        const b = new Uint8Array(70);
+        for (let i = 0; i < b.length; i++) b[i] = i % 3 === 2 ? other : c;
+        for (const from of [0, 1, 2, 5]) check(b, from, either, `byte ${c}, ${other}, from ${from}`);
+        expect((kernelWordsForTests(b, 0, either, 'words') as number[]).length).toBeGreaterThan(15);
+      }
+    }
+  });
+
+  it('returns -1 exactly when the offsets do not fit in `cap`, in both loops', () => {
+    const rand = prng(77);
+    for (let t = 0; t < 400; t++) {
+      const n = 1 + Math.floor(rand() * 200);
+      const from = Math.floor(rand() * n);
+      const b = randomText(rand, from, n);
+      const either = rand() < 0.5 ? (realTables[0] as Uint8Array) : denseTable(rand, b);
+      const expected = jsHits(b, from, either);
+      for (const loop of ['words', 'wordsScalar'] as const) {
+        expect(kernelWordsForTests(b, from, either, loop, expected.length), `${t} ${loop}`).toEqual(expected);
+        if (expected.length > 0) expect(kernelWordsForTests(b, from, either, loop, expected.length - 1), `${t} ${loop}`).toBe(-1);
+        if (expected.length > 16) expect(kernelWordsForTests(b, from, either, loop, Math.floor(rand() * expected.length)), `${t} ${loop}`).toBe(-1);
+      }
+    }
+  });
+
+  it('a starts table whose slot sets do not fit the SIMD loop is scanned by the one-character loop', () => {
+    // Nine non-zero slots in one bucket: more than the 8 rounds.
+    const either = new Uint8Array(4096);
+    for (let k = 0; k < 9; k++) either[0x300 + k * 7] = 1;
+    const rand = prng(3);
+    const b = randomText(rand, 0, 3000);
+    expect(kernelWordsForTests(b, 0, either, 'words')).toBeNull();
+    expect(kernelWordsForTests(b, 0, either, 'wordsScalar')).toEqual(jsHits(b, 0, either));
+    // ...and kernelScan (scanText's kernel) gives the same offsets then.
+    const text = Buffer.from(b).toString('latin1');
+    const k = kernelScan([b], b.length, 0, either);
+    expect(k && Array.from(k.hits)).toEqual(jsHits(b, 0, either));
+    expect(scanForRedaction(text, b)).toEqual(referenceScan(text));
+  });
+
+  it("scanText with the kernel finds the reference scans' words at block edges, at the start and at the end", () => {
+    const rand = prng(2718);
+    for (let t = 0; t < 1500; t++) {
+      const n = 3 + Math.floor(rand() * 150);
+      const b = randomText(rand, 0, n);
+      const text = Buffer.from(b).toString('latin1');
+      expect(scanForRedaction(text, b), JSON.stringify(text)).toEqual(referenceScan(text));
     }
   });
 });
