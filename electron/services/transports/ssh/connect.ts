@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Client as SshClient, ConnectConfig } from 'ssh2';
@@ -122,10 +123,80 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
   }
 }
 
+/** Bytes of one read slab during a bulk transfer, and the least free space a read is offered (Node's own read size). */
+export const READ_SLAB_BYTES = 256 * 1024;
+export const READ_MIN_BYTES = 64 * 1024;
+
+/**
+ * Socket reads for an SSH connection, with Node's `onread`: each read is offered the free rest of a shared slab
+ * (at least 64 KiB, up to 256 KiB) and the bytes it got are emitted as a 'data' chunk, a view of the slab, as a
+ * plain socket would. Node's own reads are a new 64 KiB buffer each (200 MB of them for a 200 MB pull) and
+ * cut the SSH packets (32 KiB) at every 64 KiB, which makes ssh2 copy the cut packet into a buffer of its own:
+ * larger reads from a slab cut fewer packets (fewer of those copies, less memory for V8's garbage collector to
+ * trace) and run the per-read JavaScript (socket, ssh2's parser) less often. The same bytes are allocated for the
+ * reads themselves; a chunk that is kept (an exec channel's output) keeps its slab alive, as a pooled Buffer does.
+ * An `onread` socket always holds the buffer its next read goes into, also while idle: a connection starts with a
+ * 64 KiB slab and moves to 256 KiB slabs only once a read filled what it was offered (a bulk transfer), so the
+ * idle connections of a large fan-out hold 64 KiB each, not 256 KiB.
+ * An `onread` socket does not queue what it read: chunks read before anyone listens for 'data' (the server's
+ * banner, while ssh2 loads or the handshake waits for its slot) are kept and emitted, in order, right after the
+ * first 'data' listener is added. The socket keeps reading meanwhile, so a peer that closes is still noticed.
+ */
+export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES) {
+  /** The size of the next slab: `minBytes` until a read fills its offer, then `slabBytes`. */
+  let size = Math.min(minBytes, slabBytes);
+  let slab = Buffer.allocUnsafeSlow(size);
+  let used = 0;
+  let sock: net.Socket | null = null;
+  /** Chunks read before a 'data' listener was there. */
+  let early: Buffer[] | null = [];
+  /** The slab's free part offered to the next read. */
+  const next = (): Buffer => {
+    if (slab.length - used < minBytes) {
+      slab = Buffer.allocUnsafeSlow(size);
+      used = 0;
+    }
+    return slab.subarray(used);
+  };
+  const flushEarly = () => {
+    const kept = early;
+    early = null;
+    for (const chunk of kept ?? []) if (sock && !sock.destroyed) sock.emit('data', chunk);
+  };
+  return {
+    onread: {
+      buffer: next,
+      callback: (nread: number, buf: Uint8Array): boolean => {
+        // `buf` is what `next` offered: the read's bytes are its first `nread`. The slab's used part is never
+        // offered again, so the chunk stays valid for as long as anyone holds it.
+        const chunk = Buffer.from(buf.buffer, buf.byteOffset, nread);
+        used += nread;
+        if (nread >= buf.length) size = slabBytes;
+        if (early) early.push(chunk);
+        else if (sock && !sock.destroyed) sock.emit('data', chunk);
+        return true;
+      },
+    },
+    attach(s: net.Socket) {
+      sock = s;
+      const onListener = (event: string | symbol) => {
+        if (event !== 'data') return;
+        s.removeListener('newListener', onListener);
+        // After the listener is in place (newListener runs before it is added) and before the next read.
+        process.nextTick(flushEarly);
+      };
+      s.on('newListener', onListener);
+    },
+  };
+}
+
 function tcpConnect(hop: SshHop, timeoutMs: number, context: ErrorContext, signal?: AbortSignal): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     // No Nagle: pipelined requests (SFTP READs, channel opens) go out at once instead of waiting for an ACK.
-    const sock = net.connect({ host: hop.host, port: hop.port, noDelay: true });
+    // Reads land in shared slabs, up to 256 KiB at a time (`slabReads`).
+    const reads = slabReads();
+    const sock = net.connect({ host: hop.host, port: hop.port, noDelay: true, onread: reads.onread });
+    reads.attach(sock);
     let settled = false;
     const finish = (error: WindeckError | null) => {
       if (settled) return;
@@ -176,25 +247,43 @@ function forwardThrough(via: Client, hop: SshHop, timeoutMs: number, context: Er
   });
 }
 
-let ssh2Module: Promise<typeof import('ssh2')> | null = null;
-let ssh2Ready = false;
+/** The parts of ssh2 Windeck uses: the SSH client, and the key parser (`windeck credentials` asks it about a key). */
+export interface Ssh2Client {
+  Client: typeof import('ssh2').Client;
+  utils: { parseKey: typeof import('ssh2').utils.parseKey };
+}
+
+let ssh2Module: Ssh2Client | null = null;
 
 /**
  * ssh2 is loaded on the first connection, not at start-up: it is the largest module on the CLI's and the
- * console's start path and answering from the store never needs it. ssh2 is CommonJS, so its exports are the
- * default export of the dynamic import (in the ESM bundle and under vitest alike).
+ * console's start path and answering from the store never needs it. Only its client is loaded
+ * (`ssh2/lib/client.js`, which brings the key parser, SFTP and agent support with it), not its index: the
+ * index adds the SSH server, the HTTP(S) agents and key generation, which Windeck's dialling never uses.
+ * ssh2 is CommonJS and is loaded with `require` (createRequire), as the node simulator does: an ESM `import()`
+ * of a CommonJS file routes every file it requires through the ESM loader (cjs-module-lexer on each), which on
+ * Node 20 made `import('ssh2/lib/client.js')` take twice as long as requiring it (~125 ms vs ~60 ms CPU on the
+ * 2-core CI machine; `import('ssh2')`, the former way: ~72 ms). It resolves from this file (the bundle in
+ * dist/, or the source under vitest), like the import did.
  */
-export function loadSsh2(): Promise<typeof import('ssh2')> {
-  ssh2Module ??= import('ssh2').then((m) => {
-    ssh2Ready = true;
-    return (m as unknown as { default: typeof import('ssh2') }).default ?? m;
-  });
-  return ssh2Module;
+export function loadSsh2(): Promise<Ssh2Client> {
+  try {
+    if (!ssh2Module) {
+      const require = createRequire(import.meta.url);
+      const Client = require('ssh2/lib/client.js') as typeof import('ssh2').Client;
+      const { parseKey } = require('ssh2/lib/protocol/keyParser.js') as { parseKey: typeof import('ssh2').utils.parseKey };
+      if (typeof Client !== 'function' || typeof parseKey !== 'function') throw new Error('ssh2 does not have the layout Windeck expects (lib/client.js).');
+      ssh2Module = { Client, utils: { parseKey } };
+    }
+    return Promise.resolve(ssh2Module);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 /** Whether ssh2 has been loaded in this process (by a connection or by the console's preload). */
 export function ssh2Loaded(): boolean {
-  return ssh2Ready;
+  return ssh2Module !== null;
 }
 
 async function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, context: ErrorContext): Promise<SshConnection> {

@@ -204,9 +204,12 @@ export class SshTransport implements NodeTransport {
           );
       });
 
-      const take = (chunk: Buffer, which: 'out' | 'err') => {
+      const take = (data: Buffer, which: 'out' | 'err') => {
         if (settled) return;
         armIdle();
+        // ssh2's chunk is a view of the connection's read slab (`slabReads` in connect.ts): a copy is kept, so the
+        // output held until the run ends does not keep 256 KiB slabs of other channels' traffic alive with it.
+        const chunk = Buffer.from(data);
         if (which === 'out') {
           outBytes += chunk.length;
           out.push(chunk);
