@@ -17,7 +17,9 @@
 //   node bench/pull.mjs --only windeck --node-flags=--no-concurrent-marking   (an experiment: V8 flags the product does
 //                                                          not set; the result records them)
 // Besides wall time, each run's CPU time (user + sys of the client and its children, from /usr/bin/time when
-// present) is reported: on a loaded machine CPU ms per MB is steadier than MB/s.
+// present) is reported: on a loaded machine CPU ms per MB is steadier than MB/s. `windeck.outsidePullMedianMs` splits
+// the Windeck run's time outside the pull (Node's start + program evaluation, loading ssh2, exit); with
+// NODE_EXTRA_CA_CERTS set, `nodeExtraCaCerts` says what it adds to every Node start (Node 20 loads the CA store then).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -168,6 +170,8 @@ try {
     import { SshTransport } from ${imp('electron/services/transports/ssh/exec.ts')};
     import { SshPool } from ${imp('electron/services/transports/ssh/pool.ts')};
     import { loadSsh2 } from ${imp('electron/services/transports/ssh/connect.ts')};
+    // performance.now() counts from the process's start: here, Node has started and this bundle is evaluated.
+    const mainAt = performance.now();
     const [port, keyFile, knownHostsFile, user, dest] = process.argv.slice(2);
     const pool = new SshPool({ verifier: new PinningVerifier({ knownHosts: parseKnownHosts(fs.readFileSync(knownHostsFile, 'utf8')) }) });
     const t = new SshTransport('bench-node', { node: 'bench-node', host: '127.0.0.1', port: Number(port), auth: { username: user, privateKey: fs.readFileSync(keyFile) } }, pool);
@@ -175,6 +179,7 @@ try {
     // (connect + auth + SFTP open + transfer + file closed) is the pull as the console runs it; the process's
     // whole run (what the verdict uses, like scp's) adds Node's start and module loading.
     await loadSsh2();
+    const ssh2At = performance.now();
     // Garbage collections during the pull (major = mark-compact): what ssh2's per-packet buffers cost.
     const gc = { major: 0, minor: 0, ms: 0 };
     const gcObserver = new PerformanceObserver((list) => {
@@ -192,7 +197,10 @@ try {
     const inProcessMs = performance.now() - started;
     await pool.dispose();
     gcObserver.disconnect();
-    console.log(JSON.stringify({ bytes, inProcessMs, gc: { ...gc, ms: Math.round(gc.ms * 10) / 10 } }));`,
+    const r1 = (v) => Math.round(v * 10) / 10;
+    // Where the run's time outside the pull goes (the harness adds the exit: its wall time minus endMs).
+    const phases = { startMs: r1(mainAt), ssh2LoadMs: r1(ssh2At - mainAt), setupMs: r1(started - ssh2At), endMs: r1(performance.now()) };
+    console.log(JSON.stringify({ bytes, inProcessMs, gc: { ...gc, ms: r1(gc.ms) }, phases }));`,
   );
 
   const dest = path.join(tmp, 'dest');
@@ -219,7 +227,8 @@ try {
       ]);
       if (r.code !== 0) return { ok: false, error: r.stderr.slice(-600) };
       const last = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
-      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB, inProcessMs: last.inProcessMs ?? null, gc: last.gc ?? null };
+      const phases = last.phases ? { ...last.phases, exitMs: Math.round((r.ms - last.phases.endMs) * 10) / 10 } : null;
+      return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB, inProcessMs: last.inProcessMs ?? null, gc: last.gc ?? null, phases };
     },
     scp: async (out) => {
       const r = await measured('scp', [
@@ -236,6 +245,23 @@ try {
       return { ok: true, ms: r.ms, cpuMs: r.cpuMs, peakRssMiB: r.peakRssMiB };
     },
   };
+  // NODE_EXTRA_CA_CERTS in the environment (set on the CI machine): Node 20 reads the CA store and that file when
+  // any Node process starts, so every Windeck run pays it and scp does not. Measured here (an empty Node process
+  // with and without it, alternating) so the result says how much of the gap it is; the runs keep the environment.
+  let nodeExtraCaCerts = null;
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const withIt = [];
+    const without = [];
+    const bare = { ...process.env };
+    delete bare.NODE_EXTRA_CA_CERTS;
+    for (let i = 0; i < 5; i += 1) {
+      withIt.push((await runMeasured(process.execPath, ['-e', '0'])).ms);
+      without.push((await runMeasured(process.execPath, ['-e', '0'], { env: bare })).ms);
+    }
+    const a = summarize(withIt).median;
+    const b = summarize(without).median;
+    nodeExtraCaCerts = { emptyNodeStartMs: { with: a, without: b }, costPerNodeStartMs: Math.round((a - b) * 10) / 10 };
+  }
   const runs = { windeck: [], scp: [] };
   const integrity = {};
   for (let rep = -1; rep < REPS; rep += 1) {
@@ -279,6 +305,15 @@ try {
               // Garbage collections during the pull, per run (major = mark-compact).
               majorGcs: summarize(ok.map((r) => r.gc?.major).filter((v) => typeof v === 'number')),
               gcMs: summarize(ok.map((r) => r.gc?.ms).filter((v) => typeof v === 'number')),
+              // Medians of the time outside the pull: Node's start + the program's evaluation (startMs), loading
+              // ssh2, the pool/transport set-up, and from the program's last line to the process's exit as the
+              // harness saw it (exitMs, includes spawning the process under GNU time).
+              outsidePullMedianMs: Object.fromEntries(
+                ['startMs', 'ssh2LoadMs', 'setupMs', 'exitMs'].map((k) => [
+                  k,
+                  summarize(ok.map((r) => r.phases?.[k]).filter((v) => typeof v === 'number')).median,
+                ]),
+              ),
             };
           })()
         : {}),
@@ -294,6 +329,7 @@ try {
       file: { mb: MB, bytes: want },
       endpoint: `OpenSSH sshd ${spawnSync('dpkg-query', ['-W', '-f', '${Version}', 'openssh-server'], { encoding: 'utf8' }).stdout || ''} on 127.0.0.1, internal-sftp, chroot with C:/bench/pull.log`,
       cipher: CIPHER,
+      ...(nodeExtraCaCerts ? { nodeExtraCaCerts: { ...nodeExtraCaCerts, note: 'set in the environment; every Windeck run pays it, scp does not' } } : {}),
       ...(NODE_FLAGS.length
         ? { windeckNodeFlags: NODE_FLAGS.join(' '), note: 'experiment: the Windeck process ran with node/V8 flags the product does not set' }
         : {}),
