@@ -13,8 +13,13 @@
 ;;                  (its first again when the bucket has fewer; 0 when it has none)
 ;;   [640, 656)     255 where bucket b has a non-zero slot, else 0
 ;;   [768, 864)     constants of `words` (data segment)
+;;   [896, 960)     `words`' scratch: the 16 keys of the current block (i32), stored when it has a hit
 ;;   [1024, 5120)   starts union: non-zero where a trigger word or a companion word may start (per slotOf slot)
-;;   [8192, ...)    the text, then the output arrays (i32)
+;;   [8192, 24576)  exact keys (i32 per slotOf slot, read only where the starts union is non-zero): the one
+;;                  three-character key the words starting in that slot start with, or -1 (any key: several keys
+;;                  share the slot). An offset is reported only when its key is its slot's exact key (or -1): a
+;;                  hash collision (a key of no word that lands on a word's slot) cannot start any word.
+;;   [24576, ...)   the text, then the output arrays (i32)
 ;; The functions return the number of items written, or -1 when `cap` is too small (the caller scans in JS).
 (module
   (memory (export "memory") 1)
@@ -29,8 +34,9 @@
     "\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00")
 
   ;; Offsets i in [from, n) where the rolling three-character key (7 bits per folded character, started at 0 at
-  ;; `from`) has a non-zero starts-union slot: exactly scanText's hot loop, one character at a time. The
-  ;; reference of `words`, and what redact-scan-wasm.ts runs when the slot sets do not fit [512, 656).
+  ;; `from`) has a non-zero starts-union slot and is that slot's exact key (or the slot's exact key is -1): scanText's
+  ;; hot loop without its hash collisions, one character at a time. The reference of `words`, and what
+  ;; redact-scan-wasm.ts runs when the slot sets do not fit [512, 656).
   (func $wordsScalar (export "wordsScalar") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (call $tail (local.get $text) (i32.add (local.get $text) (local.get $from)) (i32.add (local.get $text) (local.get $n))
       (local.get $out) (local.get $cap) (i32.const 0) (i32.const 0) (i32.const 0)))
@@ -40,6 +46,8 @@
   (func $tail (param $text i32) (param $p i32) (param $end i32) (param $out i32) (param $cap i32) (param $a i32) (param $b i32) (param $count i32) (result i32)
     (local $c i32)
     (local $key i32)
+    (local $slot i32)
+    (local $want i32)
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
@@ -47,25 +55,32 @@
         (local.set $key (i32.or (i32.or (local.get $a) (local.get $b)) (local.get $c)))
         (local.set $a (i32.shl (local.get $b) (i32.const 7)))
         (local.set $b (i32.shl (local.get $c) (i32.const 7)))
-        (if (i32.load8_u offset=1024 (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)))
+        (local.set $slot (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)))
+        (if (i32.load8_u offset=1024 (local.get $slot))
           (then
-            (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
-            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $p) (local.get $text)))
-            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+            (local.set $want (i32.load offset=8192 (i32.shl (local.get $slot) (i32.const 2))))
+            (if (i32.or (i32.eq (local.get $want) (local.get $key)) (i32.eq (local.get $want) (i32.const -1)))
+              (then
+                (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $p) (local.get $text)))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $next)))
     (local.get $count))
 
   ;; `wordsScalar`, 16 characters at a time (the same offsets): the keys' slots by SIMD arithmetic (no loop-carried
   ;; dependency), and whether each is non-zero by looking it up in the slot sets with swizzles (no table load per
-  ;; character); only the offsets found are then written one at a time. The last (n - from) mod 16 characters go
-  ;; through `$tail`.
+  ;; character); only the offsets found are then checked against their slot's exact key (the block's keys stored to
+  ;; the scratch) and written one at a time. The last (n - from) mod 16 characters go through `$tail`.
   (func (export "words") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (local $p i32)
     (local $end i32)
     (local $count i32)
     (local $mask i32)
     (local $at i32)
+    (local $j i32)
+    (local $key i32)
+    (local $want i32)
     (local $x v128)
     (local $f v128)
     (local $f2 v128)
@@ -77,6 +92,10 @@
     (local $hi v128)
     (local $wlo v128)
     (local $whi v128)
+    (local $k0 v128)
+    (local $k1 v128)
+    (local $k2 v128)
+    (local $k3 v128)
     (local $s0 v128)
     (local $s1 v128)
     (local $low8 v128)
@@ -118,31 +137,20 @@
         (local.set $hi (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $f2) (local.get $b)))
         (local.set $wlo (i16x8.extend_low_i8x16_u (local.get $a2)))
         (local.set $whi (i16x8.extend_high_i8x16_u (local.get $a2)))
+        ;; The keys (i32 lanes): characters 0-3, 4-7, 8-11, 12-15.
+        (local.set $k0 (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1)))
+        (local.set $k1 (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1)))
+        (local.set $k2 (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1)))
+        (local.set $k3 (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1)))
         ;; slotOf(key) = key * 0x9e3779b1 >>> 20, as i16 lanes: characters 0-7, 8-15.
         (local.set $s0
           (i16x8.narrow_i32x4_u
-            (i32x4.shr_u
-              (i32x4.mul
-                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1))
-                (local.get $golden))
-              (i32.const 20))
-            (i32x4.shr_u
-              (i32x4.mul
-                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $lo) (local.get $wlo)) (local.get $weights)) (i32.const 1))
-                (local.get $golden))
-              (i32.const 20))))
+            (i32x4.shr_u (i32x4.mul (local.get $k0) (local.get $golden)) (i32.const 20))
+            (i32x4.shr_u (i32x4.mul (local.get $k1) (local.get $golden)) (i32.const 20))))
         (local.set $s1
           (i16x8.narrow_i32x4_u
-            (i32x4.shr_u
-              (i32x4.mul
-                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1))
-                (local.get $golden))
-              (i32.const 20))
-            (i32x4.shr_u
-              (i32x4.mul
-                (i32x4.shr_u (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $hi) (local.get $whi)) (local.get $weights)) (i32.const 1))
-                (local.get $golden))
-              (i32.const 20))))
+            (i32x4.shr_u (i32x4.mul (local.get $k2) (local.get $golden)) (i32.const 20))
+            (i32x4.shr_u (i32x4.mul (local.get $k3) (local.get $golden)) (i32.const 20))))
         ;; Bytes: the slot's low 8 bits, its top 4 bits (the bucket).
         (local.set $low8 (i8x16.narrow_i16x8_u (v128.and (local.get $s0) (local.get $kff)) (v128.and (local.get $s1) (local.get $kff))))
         (local.set $bucket (i8x16.narrow_i16x8_u (i16x8.shr_u (local.get $s0) (i32.const 8)) (i16x8.shr_u (local.get $s1) (i32.const 8))))
@@ -159,10 +167,20 @@
         (if (local.get $mask)
           (then
             (local.set $at (i32.sub (local.get $p) (local.get $text)))
+            (v128.store offset=896 (i32.const 0) (local.get $k0))
+            (v128.store offset=912 (i32.const 0) (local.get $k1))
+            (v128.store offset=928 (i32.const 0) (local.get $k2))
+            (v128.store offset=944 (i32.const 0) (local.get $k3))
             (loop $each
-              (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
-              (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.add (local.get $at) (i32.ctz (local.get $mask))))
-              (local.set $count (i32.add (local.get $count) (i32.const 1)))
+              (local.set $j (i32.ctz (local.get $mask)))
+              (local.set $key (i32.load offset=896 (i32.shl (local.get $j) (i32.const 2))))
+              (local.set $want
+                (i32.load offset=8192 (i32.shl (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)) (i32.const 2))))
+              (if (i32.or (i32.eq (local.get $want) (local.get $key)) (i32.eq (local.get $want) (i32.const -1)))
+                (then
+                  (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
+                  (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.add (local.get $at) (local.get $j)))
+                  (local.set $count (i32.add (local.get $count) (i32.const 1)))))
               (br_if $each (local.tee $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))))))
         (local.set $prev (local.get $f))
         (local.set $prev2 (local.get $f2))

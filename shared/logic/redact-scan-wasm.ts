@@ -1,13 +1,15 @@
 import { base64Decode } from './redact-codec';
 import { REDACT_SCAN_KERNEL_WASM } from './redact-scan-kernel';
-import { foldTable } from './redact-scan';
+import { foldTable, slotOf } from './redact-scan';
 
 /**
  * The WebAssembly kernel of redact.ts' scanText (redact-scan-kernel.wat): the word loop and the base64 runs of a
  * Latin-1 text (one byte per character) given as its bytes. About ten times faster than the same loops in
  * JavaScript on log text (they are latency-bound there), and they run over every byte of every log of a bundle.
  * The word loop takes 16 characters at a time with WebAssembly SIMD (`words`: about 0.9 ns per byte of log text
- * against 1.8 for the one-character loop `wordsScalar`, measured with bench/scan-kernel.mjs). `kernelScan`
+ * against 1.8 for the one-character loop `wordsScalar`, measured with bench/scan-kernel.mjs). Both report only
+ * offsets whose three characters are the exact start of some word (the slot's exact key, `slotKeys`), not every
+ * hash collision of the starts table: about half as many offsets on log text for the caller to check. `kernelScan`
  * returns null whenever it cannot answer (no WebAssembly or no SIMD: the module does not compile; a text too
  * large, more hits than its arrays hold): the caller then scans in JavaScript, with the same result. No node:*,
  * no DOM.
@@ -36,13 +38,16 @@ const B64_AT = 256;
 const SLOT_SETS_AT = 512;
 const SLOT_SET_ROUNDS = 8;
 const EITHER_AT = 1024;
-const TEXT_AT = 8192;
+/** The exact key of each slot (i32; see `slotKeys`). */
+const KEYS_AT = 8192;
+const TEXT_AT = 24576;
 /** Larger texts are scanned in JavaScript (the kernel's memory never shrinks). */
 const KERNEL_TEXT_MAX = 8 * 1024 * 1024;
 
 let kernel: KernelExports | null | undefined;
-/** The starts table last copied into the kernel's memory, and whether its slot sets fit `words`' rounds. */
+/** The starts table and exact keys last copied into the kernel's memory, and whether its slot sets fit `words`' rounds. */
 let loadedEither: Uint8Array | null = null;
+let loadedKeys: Int32Array | null = null;
 let slotSetsFit = false;
 
 function load(): KernelExports | null {
@@ -72,6 +77,40 @@ function load(): KernelExports | null {
 export function setScanKernelEnabled(enabled: boolean): void {
   kernel = enabled ? undefined : null;
   loadedEither = null;
+  loadedKeys = null;
+}
+
+/** A word list whose starts are in a starts table (a LiteralScanner; null: none). */
+export type StartWords = { readonly words: readonly string[] } | null;
+
+/** `slotKeys`' last answers per starts table, with the word lists they were made of. */
+const SLOT_KEYS = new WeakMap<Uint8Array, { lists: readonly StartWords[]; keys: Int32Array }>();
+
+/**
+ * The exact keys of a starts table whose words are those of `lists` (as LiteralScanner builds it: a word's slot is
+ * slotOf of its first three lower-case characters, 7 bits each): per slot, the one key the words of that slot start
+ * with, or -1 (any key passes) when several do. Offsets whose key is not their slot's exact key cannot start a word:
+ * the kernel does not report them. `lists` must hold every word of the table; when a non-zero slot of `either` is
+ * the start of none of them (the table is not made of these words), every slot is -1: nothing is dropped.
+ */
+export function slotKeys(either: Uint8Array, lists: readonly StartWords[]): Int32Array {
+  const cached = SLOT_KEYS.get(either);
+  if (cached && cached.lists.length === lists.length && cached.lists.every((l, i) => l === lists[i])) return cached.keys;
+  const keys = new Int32Array(4096).fill(-1);
+  const seen = new Uint8Array(4096);
+  for (const list of lists) {
+    for (const w of list ? list.words : []) {
+      const lower = w.toLowerCase();
+      const key = (lower.charCodeAt(0) << 14) | (lower.charCodeAt(1) << 7) | lower.charCodeAt(2);
+      const slot = slotOf(key);
+      if (seen[slot] === 0) keys[slot] = key;
+      else if (keys[slot] !== key) keys[slot] = -1;
+      seen[slot] = 1;
+    }
+  }
+  if (either.some((v, slot) => v !== 0 && seen[slot] === 0)) keys.fill(-1);
+  SLOT_KEYS.set(either, { lists: [...lists], keys });
+  return keys;
 }
 
 /**
@@ -97,8 +136,15 @@ export interface KernelScan {
   runs: Array<[number, number]>;
 }
 
-/** The kernel's memory grown for a text of `n` bytes and the arrays after it, `either` loaded: where they are. */
-function prepare(k: KernelExports, n: number, either: Uint8Array, hitsCap: number, runsCap: number): { mem: Uint8Array; hitsAt: number; runsAt: number } {
+/** The kernel's memory grown for a text of `n` bytes and the arrays after it, `either` and `keys` loaded: where they are. */
+function prepare(
+  k: KernelExports,
+  n: number,
+  either: Uint8Array,
+  keys: Int32Array,
+  hitsCap: number,
+  runsCap: number,
+): { mem: Uint8Array; hitsAt: number; runsAt: number } {
   const hitsAt = (TEXT_AT + n + 7) & ~7;
   const runsAt = hitsAt + hitsCap * 4;
   const need = runsAt + runsCap * 8;
@@ -109,14 +155,19 @@ function prepare(k: KernelExports, n: number, either: Uint8Array, hitsCap: numbe
     slotSetsFit = writeSlotSets(mem, either);
     loadedEither = either;
   }
+  if (loadedKeys !== keys) {
+    new Int32Array(k.memory.buffer, KEYS_AT, 4096).set(keys);
+    loadedKeys = keys;
+  }
   return { mem, hitsAt, runsAt };
 }
 
 /**
- * The word-loop offsets (the starts table `either`) and base64 runs of text[from, n), where `pieces` joined are
- * the text's Latin-1 bytes (`n` of them). The result's `hits` is valid until the next call.
+ * The word-loop offsets (the starts table `either`, of the words of `lists`; only offsets whose three characters
+ * start one of those words, see `slotKeys`) and base64 runs of text[from, n), where `pieces` joined are the text's
+ * Latin-1 bytes (`n` of them). The result's `hits` is valid until the next call.
  */
-export function kernelScan(pieces: readonly Uint8Array[], n: number, from: number, either: Uint8Array): KernelScan | null {
+export function kernelScan(pieces: readonly Uint8Array[], n: number, from: number, either: Uint8Array, lists: readonly StartWords[]): KernelScan | null {
   if (n > KERNEL_TEXT_MAX || either.length !== 4096) return null;
   const k = load();
   if (!k) return null;
@@ -128,7 +179,7 @@ export function kernelScan(pieces: readonly Uint8Array[], n: number, from: numbe
   // scanned in JavaScript instead. Small arrays keep the memory (RSS) of each worker small.
   const hitsCap = Math.min(span, (span >> 4) + 4096);
   const runsCap = (span >> 5) + 64;
-  const { mem, hitsAt, runsAt } = prepare(k, n, either, hitsCap, runsCap);
+  const { mem, hitsAt, runsAt } = prepare(k, n, either, slotKeys(either, lists), hitsCap, runsCap);
   let at = TEXT_AT;
   for (const p of pieces) {
     mem.set(p, at);
@@ -146,19 +197,21 @@ export function kernelScan(pieces: readonly Uint8Array[], n: number, from: numbe
 
 /**
  * For the tests: the word-loop offsets of bytes[from, n) by one of the kernel's two loops (`words`: 16 characters
- * at a time, only when the slot sets of `either` fit; `wordsScalar`: one at a time), with room for `cap` of
- * them; -1 when more; null without a kernel or when `words` cannot take `either`.
+ * at a time, only when the slot sets of `either` fit; `wordsScalar`: one at a time) with the exact keys `keys`
+ * (see `slotKeys`), with room for `cap` of them; -1 when more; null without a kernel or when `words` cannot take
+ * `either`.
  */
 export function kernelWordsForTests(
   bytes: Uint8Array,
   from: number,
   either: Uint8Array,
+  keys: Int32Array,
   loop: 'words' | 'wordsScalar',
   cap = bytes.length,
 ): number[] | -1 | null {
   const k = load();
   if (!k) return null;
-  const { mem, hitsAt } = prepare(k, bytes.length, either, cap, 0);
+  const { mem, hitsAt } = prepare(k, bytes.length, either, keys, cap, 0);
   if (loop === 'words' && !slotSetsFit) return null;
   mem.set(bytes, TEXT_AT);
   const count = k[loop](TEXT_AT, from, bytes.length, hitsAt, cap);

@@ -474,7 +474,7 @@ function scanText(text: string, extraScanner: LiteralScanner | null = null, from
   // of log text); the words are compared after it, so the loop stays small enough to run fast.
   // A Latin-1 text given with its bytes goes through the WebAssembly kernel (the same two loops; see
   // redact-scan-wasm.ts), which also finds the base64 runs.
-  const kernel = bytes ? kernelScan(bytes, n, from, either) : null;
+  const kernel = bytes ? kernelScan(bytes, n, from, either, [TRIGGER, extraScanner]) : null;
   let hits = kernel ? kernel.hits : hitScratch;
   let count = kernel ? kernel.count : 0;
   let key = 0;
@@ -1639,7 +1639,7 @@ function nextLineBreak(b: Uint8Array, pos: number, ops: Latin1Ops): number {
 function scanLatin1(b: Uint8Array, from: number, extraScanner: LiteralScanner | null): Scan | null {
   const n = b.length;
   const extraStarts = extraScanner ? extraScanner.starts : NO_STARTS;
-  const kernel = kernelScan([b], n, from, startsUnion(extraStarts));
+  const kernel = kernelScan([b], n, from, startsUnion(extraStarts), [TRIGGER, extraScanner]);
   if (!kernel) return null;
   const fold = foldTable();
   const starts = TRIGGER.starts;

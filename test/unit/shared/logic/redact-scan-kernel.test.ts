@@ -7,7 +7,7 @@ import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
 import { REDACT_SCAN_KERNEL_WASM } from '../../../../shared/logic/redact-scan-kernel';
 import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
 import { LiteralScanner, foldTable, slotOf } from '../../../../shared/logic/redact-scan';
-import { kernelScan, kernelWordsForTests } from '../../../../shared/logic/redact-scan-wasm';
+import { kernelScan, kernelWordsForTests, slotKeys } from '../../../../shared/logic/redact-scan-wasm';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
 import { B64, hostileText, mixCase, ODD_LATIN1, pick } from './hostile-text';
@@ -45,12 +45,24 @@ describe('the scan kernel (WebAssembly)', () => {
   it('runs (not the JavaScript fallback) on ordinary text, and gives up on more hits than it holds', () => {
     const either = new Uint8Array(4096).fill(1);
     const text = 'I0612 kubelet.go:1] pod="x" token=abc\n'.repeat(100);
-    const k = kernelScan([latin1(text)], text.length, 0, either);
+    // No word lists: no slot has an exact key, every offset of a non-zero slot is reported.
+    const k = kernelScan([latin1(text)], text.length, 0, either, []);
     expect(k?.count).toBe(text.length);
     const none = new Uint8Array(4096);
-    expect(kernelScan([latin1(text)], text.length, 0, none)?.count).toBe(0);
+    expect(kernelScan([latin1(text)], text.length, 0, none, [])?.count).toBe(0);
     // Pieces that do not add up to the text: no answer.
-    expect(kernelScan([latin1(text)], text.length + 1, 0, none)).toBeNull();
+    expect(kernelScan([latin1(text)], text.length + 1, 0, none, [])).toBeNull();
+    // With the words of a table, only their starts: `tok` of `token` (the first three characters are `tok`).
+    const trigger = new LiteralScanner(TRIGGER_WORDS);
+    const hits = kernelScan([latin1(text)], text.length, 0, trigger.starts, [trigger]);
+    expect(hits && Array.from(hits.hits).map((i) => text.slice(i - 2, i + 1))).toEqual(new Array<string>(100).fill('tok'));
+    // Word lists that do not make the table (a non-zero slot no word starts in): nothing is dropped.
+    const both = new Uint8Array(4096).map((_v, i) => (trigger.starts[i] !== 0 || SECRETLINT_SCANNER.starts[i] !== 0 ? 1 : 0));
+    const rand = prng(1);
+    const noise = latin1(Array.from({ length: 20000 }, () => 'abcdefghijklmnopqrstuvwxyz '[Math.floor(rand() * 27)]).join(''));
+    const all = kernelScan([noise], noise.length, 0, both, [trigger])?.count as number;
+    expect(kernelScan([noise], noise.length, 0, both, [])?.count).toBe(all);
+    expect(kernelScan([noise], noise.length, 0, both, [trigger, SECRETLINT_SCANNER])?.count).toBeLessThan(all / 2);
     // A hit at every third character of a long text overflows the hit array: the JavaScript loop answers.
     const dense = 'key'.repeat(40000);
     expect(scanForRedaction(dense, latin1(dense))).toEqual(referenceScan(dense));
@@ -244,13 +256,35 @@ describe('the kernel word loops against the JavaScript loop', () => {
   const fold = foldTable();
   /** scanText's hot loop (and LiteralScanner.findAll's): offsets i in [from, n) whose key has a non-zero slot. */
   function jsHits(b: Uint8Array, from: number, either: Uint8Array): number[] {
-    const out: number[] = [];
+    return jsKeyed(b, from, either).map(([i]) => i);
+  }
+  /** jsHits with each offset's key. */
+  function jsKeyed(b: Uint8Array, from: number, either: Uint8Array): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
     let key = 0;
     for (let i = from; i < b.length; i++) {
       key = ((key << 7) | (fold[b[i] as number] as number)) & 0x1fffff;
-      if (either[slotOf(key)] !== 0) out.push(i);
+      if (either[slotOf(key)] !== 0) out.push([i, key]);
     }
     return out;
+  }
+  /** What the kernel reports with the exact keys `keys`: jsHits without the offsets whose key is not their slot's. */
+  function exactHits(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array): number[] {
+    return jsKeyed(b, from, either)
+      .filter(([, key]) => keys[slotOf(key)] === key || keys[slotOf(key)] === -1)
+      .map(([i]) => i);
+  }
+  /**
+   * The starts of `words`, found independently of slotKeys: the offsets of jsHits whose three characters are the
+   * first three (lower-case) of some word, or whose slot is shared by the starts of several words.
+   */
+  function wordStartHits(b: Uint8Array, from: number, either: Uint8Array, words: readonly string[]): number[] {
+    const starts = new Set(words.map((w) => [...w.slice(0, 3).toLowerCase()].reduce((k, ch) => (k << 7) | ch.charCodeAt(0), 0)));
+    const perSlot = new Map<number, number>();
+    for (const key of starts) perSlot.set(slotOf(key), (perSlot.get(slotOf(key)) ?? 0) + 1);
+    return jsKeyed(b, from, either)
+      .filter(([, key]) => starts.has(key) || (perSlot.get(slotOf(key)) ?? 0) > 1)
+      .map(([i]) => i);
   }
   const keyOf = (a: number, b: number, c: number) => ((fold[a] as number) << 14) | ((fold[b] as number) << 7) | (fold[c] as number);
   const union = (...tables: Uint8Array[]) => {
@@ -258,23 +292,37 @@ describe('the kernel word loops against the JavaScript loop', () => {
     tables.forEach((t, k) => t.forEach((v, i) => (u[i] = (u[i] as number) | (v !== 0 ? 1 << k : 0))));
     return u;
   };
-  const triggerStarts = new LiteralScanner(TRIGGER_WORDS).starts;
-  const realTables = [union(triggerStarts, SECRETLINT_SCANNER.starts), union(triggerStarts)];
+  const triggerScanner = new LiteralScanner(TRIGGER_WORDS);
+  const triggerStarts = triggerScanner.starts;
+  /** The real starts tables: the trigger words and the final scan's anchors (as scanLatin1), the trigger words alone. */
+  const realTables: Array<{ either: Uint8Array; keys: Int32Array; words: readonly string[] }> = [
+    { either: union(triggerStarts, SECRETLINT_SCANNER.starts), lists: [triggerScanner, SECRETLINT_SCANNER] as const },
+    { either: union(triggerStarts), lists: [triggerScanner, null] },
+  ].map(({ either, lists }) => ({ either, keys: slotKeys(either, lists), words: lists.flatMap((l) => (l ? l.words : [])) }));
   const words = [...TRIGGER_WORDS, ...SECRETLINT_SCANNER.words];
+  /** No exact keys: every offset of a non-zero slot passes. */
+  const ANY_KEY = new Int32Array(4096).fill(-1);
 
-  /** A starts table of up to 8 non-zero slots per bucket (the slot sets fit): slots of keys that occur in `b`. */
-  function denseTable(rand: () => number, b: Uint8Array): Uint8Array {
+  /**
+   * A starts table of up to 8 non-zero slots per bucket (the slot sets fit): slots of keys that occur in `b`, with
+   * exact keys: mostly the key that occurs, else -1 (any) or another key of the slot (that is then never reported).
+   */
+  function denseTable(rand: () => number, b: Uint8Array): { either: Uint8Array; keys: Int32Array } {
     const t = new Uint8Array(4096);
+    const keys = new Int32Array(4096);
     const perBucket = new Array<number>(16).fill(0);
     for (let k = 0; k < 200 && b.length >= 3; k++) {
       const i = Math.floor(rand() * (b.length - 2));
-      const slot = slotOf(keyOf(b[i] as number, b[i + 1] as number, b[i + 2] as number));
+      const key = keyOf(b[i] as number, b[i + 1] as number, b[i + 2] as number);
+      const slot = slotOf(key);
       if (t[slot] === 0 && (perBucket[slot >> 8] as number) < 8) {
         t[slot] = 1 + Math.floor(rand() * 3);
+        const r = rand();
+        keys[slot] = r < 0.7 ? key : r < 0.85 ? -1 : key ^ (1 << Math.floor(rand() * 21));
         perBucket[slot >> 8]!++;
       }
     }
-    return t;
+    return { either: t, keys };
   }
 
   /** Random Latin-1 bytes: words (any case) at block edges relative to `from`, at the start and the end, any byte. */
@@ -299,27 +347,42 @@ describe('the kernel word loops against the JavaScript loop', () => {
     return b;
   }
 
-  function check(b: Uint8Array, from: number, either: Uint8Array, label: string): void {
-    const expected = jsHits(b, from, either);
-    expect(kernelWordsForTests(b, from, either, 'wordsScalar'), label).toEqual(expected);
-    expect(kernelWordsForTests(b, from, either, 'words'), label).toEqual(expected);
+  function check(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array, label: string): number[] {
+    const expected = exactHits(b, from, either, keys);
+    expect(kernelWordsForTests(b, from, either, keys, 'wordsScalar'), label).toEqual(expected);
+    expect(kernelWordsForTests(b, from, either, keys, 'words'), label).toEqual(expected);
+    return expected;
   }
 
   it('the same offsets on random texts, every from near a block edge, real and dense starts tables', () => {
     const rand = prng(4711);
     let hits = 0;
+    let reported = 0;
+    let dropped = 0;
     for (let t = 0; t < 2500; t++) {
       const n = t % 50 === 0 ? 2000 + Math.floor(rand() * 3000) : Math.floor(rand() * 120);
       const r = rand();
       const from = r < 0.3 ? 0 : r < 0.4 ? n : r < 0.5 ? Math.max(0, n - 1 - Math.floor(rand() * 3)) : Math.floor(rand() * (n + 1));
       const b = randomText(rand, from, n);
-      for (const either of [...realTables, denseTable(rand, b)]) {
-        check(b, from, either, `text ${t} from ${from}: ${JSON.stringify(Buffer.from(b).toString('latin1')).slice(0, 300)}`);
-        hits += jsHits(b, from, either).length;
+      const label = `text ${t} from ${from}: ${JSON.stringify(Buffer.from(b).toString('latin1')).slice(0, 300)}`;
+      for (const { either, keys } of [...realTables, denseTable(rand, b)]) {
+        const all = jsHits(b, from, either).length;
+        const got = check(b, from, either, keys, label).length;
+        // Without exact keys: every offset of a non-zero slot (the loops' hash lookup alone).
+        expect(kernelWordsForTests(b, from, either, ANY_KEY, 'words'), label).toEqual(jsHits(b, from, either));
+        hits += all;
+        reported += got;
+        dropped += all - got;
+      }
+      // With the real tables: exactly the offsets where the three characters start one of the words.
+      for (const { either, keys, words: w } of realTables) {
+        expect(kernelWordsForTests(b, from, either, keys, 'words'), label).toEqual(wordStartHits(b, from, either, w));
       }
     }
-    // The texts do hit (hundreds of thousands of offsets compared).
+    // The texts do hit (hundreds of thousands of offsets compared), and the exact keys drop some, not all.
     expect(hits).toBeGreaterThan(100000);
+    expect(reported).toBeGreaterThan(50000);
+    expect(dropped).toBeGreaterThan(10000);
   });
 
   it('folds every byte value as foldTable does, in every lane', () => {
@@ -327,11 +390,18 @@ describe('the kernel word loops against the JavaScript loop', () => {
       for (const other of [0x41, 0x61, 0x7a, 0x5a, 0x20, 0xc4, 0x30]) {
         // One non-zero slot: that of the three characters c, c, other; the text holds them in every lane.
         const either = new Uint8Array(4096);
-        either[slotOf(keyOf(c, c, other))] = 1;
+        const key = keyOf(c, c, other);
+        either[slotOf(key)] = 1;
+        // The exact key: the lanes' keys are compared too.
+        const keys = new Int32Array(4096);
+        keys[slotOf(key)] = key;
         const b = new Uint8Array(70);
         for (let i = 0; i < b.length; i++) b[i] = i % 3 === 2 ? other : c;
-        for (const from of [0, 1, 2, 5]) check(b, from, either, `byte ${c}, ${other}, from ${from}`);
-        expect((kernelWordsForTests(b, 0, either, 'words') as number[]).length).toBeGreaterThan(15);
+        for (const from of [0, 1, 2, 5]) {
+          check(b, from, either, keys, `byte ${c}, ${other}, from ${from}`);
+          check(b, from, either, ANY_KEY, `byte ${c}, ${other}, from ${from}, any key`);
+        }
+        expect((kernelWordsForTests(b, 0, either, keys, 'words') as number[]).length).toBeGreaterThan(15);
       }
     }
   });
@@ -342,12 +412,12 @@ describe('the kernel word loops against the JavaScript loop', () => {
       const n = 1 + Math.floor(rand() * 200);
       const from = Math.floor(rand() * n);
       const b = randomText(rand, from, n);
-      const either = rand() < 0.5 ? (realTables[0] as Uint8Array) : denseTable(rand, b);
-      const expected = jsHits(b, from, either);
+      const { either, keys } = rand() < 0.5 ? realTables[0]! : denseTable(rand, b);
+      const expected = exactHits(b, from, either, keys);
       for (const loop of ['words', 'wordsScalar'] as const) {
-        expect(kernelWordsForTests(b, from, either, loop, expected.length), `${t} ${loop}`).toEqual(expected);
-        if (expected.length > 0) expect(kernelWordsForTests(b, from, either, loop, expected.length - 1), `${t} ${loop}`).toBe(-1);
-        if (expected.length > 16) expect(kernelWordsForTests(b, from, either, loop, Math.floor(rand() * expected.length)), `${t} ${loop}`).toBe(-1);
+        expect(kernelWordsForTests(b, from, either, keys, loop, expected.length), `${t} ${loop}`).toEqual(expected);
+        if (expected.length > 0) expect(kernelWordsForTests(b, from, either, keys, loop, expected.length - 1), `${t} ${loop}`).toBe(-1);
+        if (expected.length > 16) expect(kernelWordsForTests(b, from, either, keys, loop, Math.floor(rand() * expected.length)), `${t} ${loop}`).toBe(-1);
       }
     }
   });
@@ -358,11 +428,13 @@ describe('the kernel word loops against the JavaScript loop', () => {
     for (let k = 0; k < 9; k++) either[0x300 + k * 7] = 1;
     const rand = prng(3);
     const b = randomText(rand, 0, 3000);
-    expect(kernelWordsForTests(b, 0, either, 'words')).toBeNull();
-    expect(kernelWordsForTests(b, 0, either, 'wordsScalar')).toEqual(jsHits(b, 0, either));
+    const keys = new Int32Array(4096);
+    for (let k = 0; k < 9; k++) keys[0x300 + k * 7] = k % 2 === 0 ? -1 : 12345;
+    expect(kernelWordsForTests(b, 0, either, keys, 'words')).toBeNull();
+    expect(kernelWordsForTests(b, 0, either, keys, 'wordsScalar')).toEqual(exactHits(b, 0, either, keys));
     // ...and kernelScan (scanText's kernel) gives the same offsets then.
     const text = Buffer.from(b).toString('latin1');
-    const k = kernelScan([b], b.length, 0, either);
+    const k = kernelScan([b], b.length, 0, either, []);
     expect(k && Array.from(k.hits)).toEqual(jsHits(b, 0, either));
     expect(scanForRedaction(text, b)).toEqual(referenceScan(text));
   });
