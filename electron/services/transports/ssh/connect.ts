@@ -123,28 +123,36 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
   }
 }
 
-/** Bytes of one read slab during a bulk transfer, and the least free space a read is offered (Node's own read size). */
+/**
+ * Bytes of one read slab during a bulk transfer and the least free space a read is then offered (a slab with less
+ * left is replaced), and the first slabs of a connection (what an idle connection holds; a read is offered at least
+ * a quarter of one).
+ */
 export const READ_SLAB_BYTES = 256 * 1024;
 export const READ_MIN_BYTES = 64 * 1024;
+export const READ_FIRST_SLAB_BYTES = 16 * 1024;
 
 /**
  * Socket reads for an SSH connection, with Node's `onread`: each read is offered the free rest of a shared slab
- * (at least 64 KiB, up to 256 KiB) and the bytes it got are emitted as a 'data' chunk, a view of the slab, as a
- * plain socket would. Node's own reads are a new 64 KiB buffer each (200 MB of them for a 200 MB pull) and
- * cut the SSH packets (32 KiB) at every 64 KiB, which makes ssh2 copy the cut packet into a buffer of its own:
- * larger reads from a slab cut fewer packets (fewer of those copies, less memory for V8's garbage collector to
- * trace) and run the per-read JavaScript (socket, ssh2's parser) less often. The same bytes are allocated for the
- * reads themselves; a chunk that is kept (an exec channel's output) keeps its slab alive, as a pooled Buffer does.
- * An `onread` socket always holds the buffer its next read goes into, also while idle: a connection starts with a
- * 64 KiB slab and moves to 256 KiB slabs only once a read filled what it was offered (a bulk transfer), so the
- * idle connections of a large fan-out hold 64 KiB each, not 256 KiB.
+ * and the bytes it got are emitted as a 'data' chunk, a view of the slab, as a plain socket would. Node's own
+ * reads are a new 64 KiB buffer each (200 MB of them for a 200 MB pull) and cut the SSH packets (32 KiB) at every
+ * 64 KiB, which makes ssh2 copy the cut packet into a buffer of its own: larger reads from a slab cut fewer packets
+ * (fewer of those copies, less memory for V8's garbage collector to trace) and run the per-read JavaScript
+ * (socket, ssh2's parser) less often. The same bytes are allocated for the reads themselves; a chunk that is kept
+ * (an exec channel's output) keeps its slab alive, as a pooled Buffer does.
+ * A connection starts on 16 KiB slabs, where small reads (a command's answer) share a slab until less than 4 KiB
+ * of it is left; once a read fills what it was offered (a bulk transfer) it moves to 256 KiB slabs, each read
+ * offered at least 64 KiB. An `onread` socket always holds the buffer its next read goes into, also while idle:
+ * the idle connections of a large fan-out hold 16 KiB each. (A floor as large as the first slab, tried first, gave
+ * every small read a fresh slab, which cost a 200-node warm fan-out 25-40% more CPU than Node's own reads.)
  * An `onread` socket does not queue what it read: chunks read before anyone listens for 'data' (the server's
  * banner, while ssh2 loads or the handshake waits for its slot) are kept and emitted, in order, right after the
  * first 'data' listener is added. The socket keeps reading meanwhile, so a peer that closes is still noticed.
  */
-export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES) {
-  /** The size of the next slab: `minBytes` until a read fills its offer, then `slabBytes`. */
-  let size = Math.min(minBytes, slabBytes);
+export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES, firstBytes = Math.min(READ_FIRST_SLAB_BYTES, slabBytes)) {
+  /** The size of the next slab, and the least a read is offered: first slabs until a read fills its offer, then bulk. */
+  let size = firstBytes;
+  let floor = Math.max(1, Math.floor(firstBytes / 4));
   let slab = Buffer.allocUnsafeSlow(size);
   let used = 0;
   let sock: net.Socket | null = null;
@@ -152,7 +160,7 @@ export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES
   let early: Buffer[] | null = [];
   /** The slab's free part offered to the next read. */
   const next = (): Buffer => {
-    if (slab.length - used < minBytes) {
+    if (slab.length - used < floor) {
       slab = Buffer.allocUnsafeSlow(size);
       used = 0;
     }
@@ -171,7 +179,10 @@ export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES
         // offered again, so the chunk stays valid for as long as anyone holds it.
         const chunk = Buffer.from(buf.buffer, buf.byteOffset, nread);
         used += nread;
-        if (nread >= buf.length) size = slabBytes;
+        if (nread >= buf.length && size !== slabBytes) {
+          size = slabBytes;
+          floor = Math.min(minBytes, slabBytes);
+        }
         if (early) early.push(chunk);
         else if (sock && !sock.destroyed) sock.emit('data', chunk);
         return true;
