@@ -125,8 +125,7 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
 
 /**
  * Bytes of one read slab during a bulk transfer and the least free space a read is then offered (a slab with less
- * left is replaced), and the first slabs of a connection (what an idle connection holds; a read is offered at least
- * a quarter of one).
+ * left is replaced), and the first slabs of a connection (a read is offered at least a quarter of one).
  */
 export const READ_SLAB_BYTES = 256 * 1024;
 export const READ_MIN_BYTES = 64 * 1024;
@@ -142,9 +141,10 @@ export const READ_FIRST_SLAB_BYTES = 16 * 1024;
  * (an exec channel's output) keeps its slab alive, as a pooled Buffer does.
  * A connection starts on 16 KiB slabs, where small reads (a command's answer) share a slab until less than 4 KiB
  * of it is left; once a read fills what it was offered (a bulk transfer) it moves to 256 KiB slabs, each read
- * offered at least 64 KiB. An `onread` socket always holds the buffer its next read goes into, also while idle:
- * the idle connections of a large fan-out hold 16 KiB each. (A floor as large as the first slab, tried first, gave
- * every small read a fresh slab, which cost a 200-node warm fan-out 25-40% more CPU than Node's own reads.)
+ * offered at least 64 KiB. An `onread` socket always holds the buffer its next read goes into, also while idle: a
+ * connection holds 16 KiB until one of its reads filled what it was offered (a transfer, or an answer larger than
+ * what was left of a slab), 256 KiB after that. (A floor as large as the first slab, tried first, gave every small
+ * read a fresh slab, which cost a 200-node warm fan-out 25-40% more CPU than Node's own reads.)
  * An `onread` socket does not queue what it read: chunks read before anyone listens for 'data' (the server's
  * banner, while ssh2 loads or the handshake waits for its slot) are kept and emitted, in order, right after the
  * first 'data' listener is added. The socket keeps reading meanwhile, so a peer that closes is still noticed.
