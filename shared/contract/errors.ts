@@ -1,31 +1,14 @@
 import { z } from 'zod';
+import { ERROR_CODES, TRANSPORT_KINDS } from './windeck-error';
+import type { ErrorContext as PlainErrorContext, WireError as PlainWireError } from './windeck-error';
 
-/**
- * The closed set of error codes that cross the contract. Extend on purpose, never rename.
- * The renderer's `describeError` switches over every one of them.
- */
-export const ERROR_CODES = [
-  'VALIDATION',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UNREACHABLE',
-  'TIMEOUT',
-  'CANCELLED',
-  'AUTH_FAILED',
-  'HOST_KEY_UNKNOWN',
-  'HOST_KEY_CHANGED',
-  'PERMISSION_DENIED',
-  'REMOTE_FAILED',
-  'PARSE_FAILED',
-  'STORE_UNAVAILABLE',
-  'UNSUPPORTED',
-  'INTERNAL',
-] as const;
+// The class and the plain types live in windeck-error.ts (no zod: the bundle's worker threads load that file alone).
+export { ERROR_CODES, TRANSPORT_KINDS, WindeckError, isWindeckError } from './windeck-error';
 
+/** The zod schemas of the contract's error shapes (the values and plain types: windeck-error.ts). */
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-export const TRANSPORT_KINDS = ['ssh', 'winrm', 'hostprocess', 'kube-api', 'local'] as const;
 export const TransportKind = z.enum(TRANSPORT_KINDS);
 export type TransportKind = z.infer<typeof TransportKind>;
 
@@ -50,33 +33,7 @@ export const WireError = z.object({
 });
 export type WireError = z.infer<typeof WireError>;
 
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UNREACHABLE', 'TIMEOUT', 'STORE_UNAVAILABLE', 'CONFLICT']);
-
-/** Thrown by services; `dispatch` alone turns it into a `Result`. */
-export class WindeckError extends Error {
-  readonly code: ErrorCode;
-  readonly context: ErrorContext | undefined;
-  readonly retryable: boolean;
-
-  constructor(code: ErrorCode, message: string, context?: ErrorContext, options?: { cause?: unknown; retryable?: boolean }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'WindeckError';
-    this.code = code;
-    this.context = context;
-    this.retryable = options?.retryable ?? RETRYABLE.has(code);
-  }
-
-  toWire(): WireError {
-    return {
-      code: this.code,
-      message: this.message,
-      retryable: this.retryable,
-      ...(this.context ? { context: this.context } : {}),
-    };
-  }
-}
-
-/** True when `value` is a WindeckError (also across module copies). */
-export function isWindeckError(value: unknown): value is WindeckError {
-  return value instanceof WindeckError || (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'WindeckError' && typeof (value as { code?: unknown }).code === 'string');
-}
+/** Both directions assignable: the zod schemas here and the plain types of windeck-error.ts are one shape. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const shapesAgree: [Same<ErrorContext, PlainErrorContext>, Same<WireError, PlainWireError>] = [true, true];
+void shapesAgree;

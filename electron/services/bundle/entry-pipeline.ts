@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { WindeckError } from '../../../shared/contract/errors';
+import { WindeckError } from '../../../shared/contract/windeck-error';
 import { BUNDLE_STREAM_CHUNK_BYTES } from '../../../shared/domain/limits';
 import {
   Latin1Pieces,

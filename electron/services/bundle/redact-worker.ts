@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { WindeckError } from '../../../shared/contract/errors';
+import { WindeckError } from '../../../shared/contract/windeck-error';
 import { redactLogEntry, type LogEntryTask } from './entry-pipeline';
 
 /**

@@ -65,6 +65,26 @@ describe('node-side bundle externals', () => {
     for (const name of ['zod', 'js-yaml', 'ws']) expect(inputs.some((f) => f.includes(`node_modules/${name}/`))).toBe(true);
   }, 60_000);
 
+  it('the redaction worker bundle loads no zod (each worker thread would parse and run it again)', async () => {
+    const { nodeExternals, withoutZodLocales } = await load();
+    const result = await build({
+      entryPoints: [path.join(root, 'electron/services/bundle/redact-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      external: nodeExternals(),
+      plugins: [withoutZodLocales],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      outfile: path.join(root, 'out-test', 'redact-worker.js'),
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('electron/services/bundle/entry-pipeline.ts');
+    expect(inputs.filter((f) => f.includes('node_modules/zod/'))).toEqual([]);
+  }, 60_000);
+
   it('zod without its other languages: English messages stay, no other locale is bundled', async () => {
     const { withoutZodLocales } = await load();
     const bundle = async (plugins: Plugin[]) => {
