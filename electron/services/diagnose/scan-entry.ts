@@ -159,7 +159,20 @@ function parseWhole(bytes: Buffer, name: string, ctx: EntryContext): { kind: Inp
   return { kind: r.kind, facts: r.facts, warnings: r.warnings };
 }
 
-/** Scan one entry's stream. Never loads more than DIAGNOSE_FULL_PARSE_MAX_BYTES (plus one chunk) at once. */
+/**
+ * Copies of facts that share no memory with the text they were parsed from. A fact's excerpt and data are often
+ * substrings of the whole file's text, and V8 keeps such a substring as a view of its parent string: a few facts
+ * kept per file would keep every file's whole text alive (a 1 GiB folder of 2 MiB logs reached 840 MiB RSS). The
+ * structured clone copies each string.
+ */
+function detached(facts: Fact[]): Fact[] {
+  return facts.length === 0 ? facts : structuredClone(facts);
+}
+
+/**
+ * Scan one entry's stream. Never loads more than DIAGNOSE_FULL_PARSE_MAX_BYTES (plus one chunk) at once, and the
+ * facts returned hold no reference to the text read (`detached`), so a caller may keep them across many files.
+ */
 export async function scanStream(open: () => Promise<Readable>, name: string, ctx: EntryContext, hooks: ScanHooks = {}): Promise<EntryScan> {
   let stream: Readable;
   try {
@@ -210,13 +223,13 @@ export async function scanStream(open: () => Promise<Readable>, name: string, ct
     }
     if (ended) {
       const r = parseWhole(Buffer.concat(chunks), name, ctx);
-      return { ...r, bytesRead };
+      return { ...r, facts: detached(r.facts), bytesRead };
     }
     // Big: classify from the head (whole lines only), then stream.
     const headText = decodeNative(headBytes);
     const cut = Math.max(headText.lastIndexOf('\n'), 0);
     const c = classifyText(headText.slice(0, cut || headText.length));
-    const facts = await streamScan(chunks, iterator, c.kind, ctx, counting);
+    const facts = detached(await streamScan(chunks, iterator, c.kind, ctx, counting));
     return { kind: c.kind, facts, warnings: [`large file (${bytesRead} bytes): streamed through the log scan only`], bytesRead };
   } catch (error) {
     if ((error as WindeckError).code === 'CANCELLED') throw error;
