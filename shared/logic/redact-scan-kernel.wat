@@ -14,6 +14,8 @@
 ;;   [640, 656)     255 where bucket b has a non-zero slot, else 0
 ;;   [768, 864)     constants of `words` (data segment)
 ;;   [896, 960)     `words`' scratch: the 16 keys of the current block (i32), stored when it has a hit
+;;   [960, 964)     written by `words` and `wordsScalar` (i32): 1 when text[from, n) holds a NUL byte, else 0 (found
+;;                  in the same pass: the byte path hands such a text to the string path; not written on -1)
 ;;   [1024, 5120)   starts union: non-zero where a trigger word or a companion word may start (per slotOf slot)
 ;;   [8192, 24576)  exact keys (i32 per slotOf slot, read only where the starts union is non-zero): the one
 ;;                  three-character key the words starting in that slot start with, or -1 (any key: several keys
@@ -39,11 +41,13 @@
   ;; redact-scan-wasm.ts runs when the slot sets do not fit [512, 656).
   (func $wordsScalar (export "wordsScalar") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (call $tail (local.get $text) (i32.add (local.get $text) (local.get $from)) (i32.add (local.get $text) (local.get $n))
-      (local.get $out) (local.get $cap) (i32.const 0) (i32.const 0) (i32.const 0)))
+      (local.get $out) (local.get $cap) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)))
 
   ;; The character loop of `wordsScalar` from address $p to $end, the key's first two characters given
-  ;; ($a: folded code << 14, $b: << 7), `count` offsets already written.
-  (func $tail (param $text i32) (param $p i32) (param $end i32) (param $out i32) (param $cap i32) (param $a i32) (param $b i32) (param $count i32) (result i32)
+  ;; ($a: folded code << 14, $b: << 7), `count` offsets already written, $nul: a NUL byte was seen before $p.
+  ;; Writes the NUL flag at 960 (see the layout).
+  (func $tail (param $text i32) (param $p i32) (param $end i32) (param $out i32) (param $cap i32) (param $a i32) (param $b i32) (param $count i32) (param $nul i32) (result i32)
+    (local $raw i32)
     (local $c i32)
     (local $key i32)
     (local $slot i32)
@@ -51,7 +55,9 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $c (i32.load8_u offset=0 (i32.load8_u (local.get $p))))
+        (local.set $raw (i32.load8_u (local.get $p)))
+        (local.set $nul (i32.or (local.get $nul) (i32.eqz (local.get $raw))))
+        (local.set $c (i32.load8_u offset=0 (local.get $raw)))
         (local.set $key (i32.or (i32.or (local.get $a) (local.get $b)) (local.get $c)))
         (local.set $a (i32.shl (local.get $b) (i32.const 7)))
         (local.set $b (i32.shl (local.get $c) (i32.const 7)))
@@ -66,12 +72,14 @@
                 (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $next)))
+    (i32.store offset=960 (i32.const 0) (local.get $nul))
     (local.get $count))
 
   ;; `wordsScalar`, 16 characters at a time (the same offsets): the keys' slots by SIMD arithmetic (no loop-carried
   ;; dependency), and whether each is non-zero by looking it up in the slot sets with swizzles (no table load per
   ;; character); only the offsets found are then checked against their slot's exact key (the block's keys stored to
-  ;; the scratch) and written one at a time. The last (n - from) mod 16 characters go through `$tail`.
+  ;; the scratch) and written one at a time. The last (n - from) mod 16 characters go through `$tail`. NUL bytes:
+  ;; the bytewise minimum of every block ($low: a lane is 0 when that lane of some block was).
   (func (export "words") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (local $p i32)
     (local $end i32)
@@ -107,6 +115,7 @@
     (local $weights v128)
     (local $golden v128)
     (local $kff v128)
+    (local $low v128)
     ;; Loaded, not v128.const: the compiler keeps them in registers instead of building them in every iteration.
     (local.set $k63 (v128.load offset=768 (i32.const 0)))
     (local.set $km102 (v128.load offset=784 (i32.const 0)))
@@ -114,6 +123,7 @@
     (local.set $weights (v128.load offset=816 (i32.const 0)))
     (local.set $golden (v128.load offset=832 (i32.const 0)))
     (local.set $kff (v128.load offset=848 (i32.const 0)))
+    (local.set $low (v128.const i32x4 -1 -1 -1 -1))
     (local.set $p (i32.add (local.get $text) (local.get $from)))
     (local.set $end (i32.add (local.get $text) (local.get $n)))
     ;; $prev / $prev2: the previous block's folded characters (once and twice their code); zeros before `from`.
@@ -121,6 +131,7 @@
       (loop $block
         (br_if $blocks_done (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
         (local.set $x (v128.load (local.get $p)))
+        (local.set $low (i8x16.min_u (local.get $low) (local.get $x)))
         ;; The fold table as arithmetic: A-Z +32, bytes over 127 0 (redact-scan-kernel.test.ts checks all 256).
         ;; x + 63 < -102 (signed) exactly for x in 65..90.
         (local.set $f
@@ -189,7 +200,8 @@
     (call $tail (local.get $text) (local.get $p) (local.get $end) (local.get $out) (local.get $cap)
       (i32.shl (i8x16.extract_lane_u 14 (local.get $prev)) (i32.const 14))
       (i32.shl (i8x16.extract_lane_u 15 (local.get $prev)) (i32.const 7))
-      (local.get $count)))
+      (local.get $count)
+      (i32.eqz (i8x16.all_true (local.get $low)))))
 
   ;; redact.ts keepRun: long enough, both letter cases, not too long, not inside a word (`-`/`_` neighbours).
   (func $keep (param $text i32) (param $n i32) (param $start i32) (param $end i32) (param $bits i32) (param $checkAfter i32) (result i32)

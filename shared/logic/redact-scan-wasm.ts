@@ -38,6 +38,8 @@ const B64_AT = 256;
 const SLOT_SETS_AT = 512;
 const SLOT_SET_ROUNDS = 8;
 const EITHER_AT = 1024;
+/** Where `words` and `wordsScalar` write whether the text they scanned holds a NUL byte (i32). */
+const NUL_AT = 960;
 /** The exact key of each slot (i32; see `slotKeys`). */
 const KEYS_AT = 8192;
 const TEXT_AT = 24576;
@@ -134,6 +136,8 @@ export interface KernelScan {
   hits: Int32Array;
   count: number;
   runs: Array<[number, number]>;
+  /** text[from, n) holds a NUL byte (found by the word loop in its pass). */
+  nul: boolean;
 }
 
 /** The kernel's memory grown for a text of `n` bytes and the arrays after it, `either` and `keys` loaded: where they are. */
@@ -192,7 +196,7 @@ export function kernelScan(pieces: readonly Uint8Array[], n: number, from: numbe
   const view = new Int32Array(k.memory.buffer);
   const runs: Array<[number, number]> = [];
   for (let r = 0, o = runsAt >> 2; r < runCount; r++, o += 2) runs.push([view[o] as number, view[o + 1] as number]);
-  return { hits: view.subarray(hitsAt >> 2, (hitsAt >> 2) + count), count, runs };
+  return { hits: view.subarray(hitsAt >> 2, (hitsAt >> 2) + count), count, runs, nul: view[NUL_AT >> 2] !== 0 };
 }
 
 /**
@@ -216,4 +220,19 @@ export function kernelWordsForTests(
   mem.set(bytes, TEXT_AT);
   const count = k[loop](TEXT_AT, from, bytes.length, hitsAt, cap);
   return count < 0 ? -1 : Array.from(new Int32Array(k.memory.buffer, hitsAt, count));
+}
+
+/** For the tests: whether one of the kernel's two loops reports a NUL byte in bytes[from, n) (null as kernelWordsForTests). */
+export function kernelNulForTests(bytes: Uint8Array, from: number, either: Uint8Array, keys: Int32Array, loop: 'words' | 'wordsScalar'): boolean | null {
+  const k = load();
+  if (!k) return null;
+  const { mem, hitsAt } = prepare(k, bytes.length, either, keys, bytes.length, 0);
+  if (loop === 'words' && !slotSetsFit) return null;
+  mem.set(bytes, TEXT_AT);
+  // A stale flag must not pass for this answer.
+  new Int32Array(k.memory.buffer)[NUL_AT >> 2] = 7;
+  if (k[loop](TEXT_AT, from, bytes.length, hitsAt, bytes.length) < 0) return null;
+  const flag = new Int32Array(k.memory.buffer)[NUL_AT >> 2];
+  if (flag !== 0 && flag !== 1) throw new Error(`the kernel wrote no NUL flag (${flag})`);
+  return flag === 1;
 }

@@ -84,7 +84,7 @@ export interface TextScanner {
 
 interface Span {
   /** A span that began in already-emitted context: redacted, but counted where it began. */
-  continued?: boolean;
+  continued: boolean;
   start: number;
   end: number;
   /** Every secret this span stands for (an encoded blob may hold several). */
@@ -92,7 +92,25 @@ interface Span {
   encoding: RedactionEncoding;
   /** Encoded and structural spans own what they contain. */
   container: boolean;
-  replacement?: string;
+  /** Undefined: `[REDACTED:kind]` (replacementOf). */
+  replacement: string | undefined;
+}
+
+/**
+ * Every span is made here, with all its fields in one order: V8 then sees one map (object shape) wherever spans
+ * are read. Spans made by spreads (`{ ...s, start }`) and `delete` had several maps, some short-lived, which cost
+ * the byte path's `redactLatin1` "wrong map" and "weak objects" deopts and recompiles in every worker.
+ */
+function makeSpan(
+  start: number,
+  end: number,
+  kinds: RedactionKind[],
+  encoding: RedactionEncoding,
+  container: boolean,
+  replacement: string | undefined,
+  continued = false,
+): Span {
+  return { continued, start, end, kinds, encoding, container, replacement };
 }
 
 const MAX_DEPTH = 2;
@@ -250,7 +268,7 @@ function runPatterns(text: string, offset: number, spans: Span[]): void {
       let kind: SecretKind = p.classify ? (p.classify(value, key, near) ?? p.kind) : p.kind;
       if (p.id === 'jwt') kind = jwtKind(value);
       else if (p.id === 'base64-pem') kind = base64PemKind(value);
-      spans.push({ start: offset + range[0], end: offset + range[1], kinds: [kind], encoding: 'plain', container: false });
+      spans.push(makeSpan(offset + range[0], offset + range[1], [kind], 'plain', false, undefined));
     }
   }
 }
@@ -323,7 +341,7 @@ function detectStructural(text: string, spans: Span[]): void {
 }
 
 function structural(start: number, end: number, kind: SecretKind, length: number): Span {
-  return { start, end, kinds: [kind], encoding: 'plain', container: true, replacement: `[REDACTED:${kind} len=${length}]` };
+  return makeSpan(start, end, [kind], 'plain', true, `[REDACTED:${kind} len=${length}]`);
 }
 
 /** End offset of a YAML block whose lines are indented deeper than `indent`, starting after `from` (a line end). */
@@ -473,8 +491,9 @@ function scanText(text: string, extraScanner: LiteralScanner | null = null, from
   // The hot loop only notes where a word may end its first three characters (about one character in a hundred
   // of log text); the words are compared after it, so the loop stays small enough to run fast.
   // A Latin-1 text given with its bytes goes through the WebAssembly kernel (the same two loops; see
-  // redact-scan-wasm.ts), which also finds the base64 runs.
-  const kernel = bytes ? kernelScan(bytes, n, from, either, [TRIGGER, extraScanner]) : null;
+  // redact-scan-wasm.ts), which also finds the base64 runs. With the byte path's table (GATE's starts too, skipped
+  // below): one table, so the kernel's memory is not reloaded (`writeSlotSets`) when a stream changes paths.
+  const kernel = bytes ? kernelScan(bytes, n, from, gateUnion(extraStarts), [TRIGGER, extraScanner, GATE]) : null;
   let hits = kernel ? kernel.hits : hitScratch;
   let count = kernel ? kernel.count : 0;
   let key = 0;
@@ -597,12 +616,21 @@ function joinScans(a: Scan, b: Scan): Scan {
 
 /** The part of a scan at or after `from`, shifted to start there. */
 function scanFrom(scan: Scan, from: number): Scan {
-  const cut = (list: Array<[number, number]>, shiftBoth: boolean): Array<[number, number]> => {
-    const out: Array<[number, number]> = [];
-    for (const [a, b] of list) if (a >= from) out.push([a - from, shiftBoth ? b - from : b]);
-    return out;
-  };
-  return { triggers: cut(scan.triggers, false), runs: cut(scan.runs, true), extra: cut(scan.extra, false) };
+  return { triggers: pairsFrom(scan.triggers, from, false), runs: pairsFrom(scan.runs, from, true), extra: pairsFrom(scan.extra, from, false) };
+}
+
+/**
+ * scanFrom's part of one list. A module-level function, not a closure made per call: V8 optimized each new
+ * closure on its own (45 Turbofan compiles of it on a 1 GiB bundle).
+ */
+function pairsFrom(list: Array<[number, number]>, from: number, shiftBoth: boolean): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < list.length; i++) {
+    const pair = list[i] as [number, number];
+    const a = pair[0];
+    if (a >= from) out.push([a - from, shiftBoth ? pair[1] - from : pair[1]]);
+  }
+  return out;
 }
 
 const NO_STARTS = new Uint8Array(4096);
@@ -616,6 +644,21 @@ function startsUnion(extra: Uint8Array): Uint8Array {
     u = new Uint8Array(t.length);
     for (let i = 0; i < u.length; i++) u[i] = (t[i] !== 0 ? 1 : 0) | (extra[i] !== 0 ? 2 : 0);
     UNIONS.set(extra, u);
+  }
+  return u;
+}
+
+const GATE_UNIONS = new WeakMap<Uint8Array, Uint8Array>();
+
+/** startsUnion with the slots where a GATE word may start (the byte path's scan, scanLatin1). */
+function gateUnion(extra: Uint8Array): Uint8Array {
+  let u = GATE_UNIONS.get(extra);
+  if (!u) {
+    const base = startsUnion(extra);
+    const g = GATE.starts;
+    u = new Uint8Array(base.length);
+    for (let i = 0; i < u.length; i++) u[i] = (base[i] as number) | (g[i] !== 0 ? 4 : 0);
+    GATE_UNIONS.set(extra, u);
   }
   return u;
 }
@@ -777,7 +820,7 @@ function base64Span(text: string, start: number, end: number, depth: number, sca
   const inner = detect(decoded, depth + 1, scanner);
   if (inner.length === 0) return null;
   const kinds = inner.flatMap((s) => s.kinds);
-  return { start, end, kinds, encoding: 'base64', container: true, replacement: `[REDACTED:${bestOf(kinds)} base64]` };
+  return makeSpan(start, end, kinds, 'base64', true, `[REDACTED:${bestOf(kinds)} base64]`);
 }
 
 /** The span of a percent-encoded run text[start, end) holding a secret, or null. Reads only text[start, end). */
@@ -787,14 +830,8 @@ function percentSpan(text: string, start: number, end: number, depth: number, sc
   if (decoded === run) return null;
   const inner = detect(decoded, depth + 1, scanner);
   if (inner.length === 0) return null;
-  return {
-    start,
-    end,
-    kinds: inner.flatMap((s) => s.kinds),
-    encoding: 'url',
-    container: true,
-    replacement: percentEncode(applySpans(decoded, inner)),
-  };
+  const kinds = inner.flatMap((s) => s.kinds);
+  return makeSpan(start, end, kinds, 'url', true, percentEncode(applySpans(decoded, inner)));
 }
 
 /** Look for secrets inside base64, percent-encoded and UTF-16LE runs. */
@@ -819,7 +856,8 @@ function detectEncoded(text: string, depth: number, spans: Span[], hasNul: boole
       const redacted = applySpans(decoded, inner);
       let back = '';
       for (const ch of redacted) back += ch + '\u0000';
-      spans.push({ start: m.index, end: m.index + run.length, kinds: inner.flatMap((s) => s.kinds), encoding: 'utf16le', container: true, replacement: back });
+      const kinds = inner.flatMap((s) => s.kinds);
+      spans.push(makeSpan(m.index, m.index + run.length, kinds, 'utf16le', true, back));
     }
   }
 }
@@ -835,7 +873,7 @@ function mergeSpans(spans: Span[]): Span[] {
   for (const s of spans) {
     const last = out[out.length - 1];
     if (!last || s.start >= last.end) {
-      out.push({ ...s, kinds: [...s.kinds] });
+      out.push(makeSpan(s.start, s.end, [...s.kinds], s.encoding, s.container, s.replacement, s.continued));
       continue;
     }
     if (s.end <= last.end) {
@@ -854,7 +892,7 @@ function mergeSpans(spans: Span[]): Span[] {
     else if (s.kinds.length > last.kinds.length) last.kinds = s.kinds;
     if (last.encoding === 'plain') last.encoding = s.encoding;
     last.container = last.container || s.container;
-    delete last.replacement;
+    last.replacement = undefined;
   }
   return out;
 }
@@ -1031,7 +1069,7 @@ function redactRegion(
   const companion: Companion | undefined = companionScanner ? { scanner: companionScanner, matches: [] } : undefined;
   for (const s of detect(text, 0, options.scanner, companion, reuse, bytes)) {
     if (s.end <= emitFrom) continue;
-    if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
+    if (s.start < emitFrom) spans.push(makeSpan(emitFrom, s.end, s.kinds, s.encoding, s.container, `[REDACTED:${bestOf(s.kinds)}]`, true));
     else spans.push(s);
   }
   const counts: RedactionCounts = {};
@@ -1083,7 +1121,7 @@ function redactRegion(
         ? options.scanner
           ? options.scanner.find(companionScanner, out)
           : companionScanner.findAll(out)
-        : mapCompanion(companion?.matches ?? [], spans, emitFrom, stringOutput(out, companionScanner));
+        : mapCompanion(companion?.matches ?? [], spans, emitFrom, new StringOutput(out, companionScanner));
   }
   return { text: out, counts, findings, findingsTruncated: truncated, companion: companionMatches };
 }
@@ -1105,14 +1143,55 @@ interface CompanionOutput {
   findAll(a: number, b: number): Array<[number, number]>;
 }
 
-/** A redacted string as a CompanionOutput. */
-function stringOutput(out: string, scanner: LiteralScanner): CompanionOutput {
-  return {
-    length: out.length,
-    lastLineBreak: (pos) => out.lastIndexOf('\n', pos),
-    nextLineBreak: (pos) => out.indexOf('\n', pos),
-    findAll: (a, b) => scanner.findAll(out.slice(a, b)),
-  };
+/**
+ * A redacted string as a CompanionOutput. Classes, not objects of closures made per call: optimized code that
+ * inlined one call's closure was thrown away ("weak objects") once that closure was collected.
+ */
+class StringOutput implements CompanionOutput {
+  readonly length: number;
+
+  constructor(
+    private readonly out: string,
+    private readonly scanner: LiteralScanner,
+  ) {
+    this.length = out.length;
+  }
+
+  lastLineBreak(pos: number): number {
+    return this.out.lastIndexOf('\n', pos);
+  }
+
+  nextLineBreak(pos: number): number {
+    return this.out.indexOf('\n', pos);
+  }
+
+  findAll(a: number, b: number): Array<[number, number]> {
+    return this.scanner.findAll(this.out.slice(a, b));
+  }
+}
+
+/** The byte path's output (Latin-1 pieces) as a CompanionOutput. */
+class PiecesOutput implements CompanionOutput {
+  readonly length: number;
+
+  constructor(
+    private readonly text: Latin1Pieces,
+    private readonly scanner: LiteralScanner,
+  ) {
+    this.length = text.length;
+  }
+
+  lastLineBreak(pos: number): number {
+    return this.text.lastLineBreak(pos);
+  }
+
+  nextLineBreak(pos: number): number {
+    return this.text.nextLineBreak(pos);
+  }
+
+  findAll(a: number, b: number): Array<[number, number]> {
+    return this.scanner.findAllBytes(this.text.copy(a, b), 0, b - a);
+  }
 }
 
 function mapCompanion(inputMatches: Array<[number, number]>, spans: Span[], emitFrom: number, out: CompanionOutput): Array<[number, number]> {
@@ -1378,12 +1457,16 @@ export class StreamRedactor {
       b.set(p, at);
       at += p.length;
     }
-    if (hasPemBegin(b, ctx.length, ops) || ops.indexOfByte(b, 0, 0) >= 0 || ops.indexOf(b, LAST_APPLIED_ANNOTATION, 0) >= 0 || hasSecretKind(b, ops)) {
+    const prior = this.contextScan && ctx.length > 0 ? this.contextScan : null;
+    const from = prior ? ctx.length : 0;
+    // A NUL byte (UTF-16LE runs), the last-applied annotation or `kind: Secret` anywhere take the string path. The
+    // scan finds them in the bytes it scans, b[from, n) (scanLatin1 is then null): only a context whose scan is
+    // reused is searched here (`gatedBefore`).
+    if (hasPemBegin(b, ctx.length, ops) || (from > 0 && gatedBefore(b, from, ops))) {
       this.shrinkScratch();
       return null;
     }
-    const prior = this.contextScan && ctx.length > 0 ? this.contextScan : null;
-    const fresh = scanLatin1(b, prior ? ctx.length : 0, this.companion);
+    const fresh = scanLatin1(b, from, this.companion);
     if (!fresh) {
       this.shrinkScratch();
       return null;
@@ -1573,22 +1656,57 @@ function isHexByte(c: number): boolean {
 }
 
 /**
- * Exactly `/kind["']?\s*:\s*["']?Secret\b/.test(text)` (detectStructural's gate) on Latin-1 bytes, read backwards
- * from each `Secret`: every part of the expression left of `Secret` is forced (a quote must be the optional quote,
- * a space run must be taken whole, since neither a quote nor a space can be `:` or `d`).
+ * Whether `/kind["']?\s*:\s*["']?Secret\b/` (detectStructural's gate) matches with its `Secret` at `p` (where the
+ * bytes spell `Secret`), read backwards: every part of the expression left of `Secret` is forced (a quote must be
+ * the optional quote, a space run must be taken whole, since neither a quote nor a space can be `:` or `d`). The
+ * expression matches a Latin-1 text exactly when this holds at one of its `Secret`s.
  */
-function hasSecretKind(b: Uint8Array, ops: Latin1Ops): boolean {
-  for (let p = ops.indexOf(b, 'Secret', 0); p >= 0; p = ops.indexOf(b, 'Secret', p + 1)) {
-    if (p + 6 < b.length && isWordByte(b[p + 6] as number)) continue;
-    let i = p;
-    if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
-    while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
-    if (i === 0 || b[i - 1] !== 58) continue;
-    i--;
-    while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
-    if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
-    if (i >= 4 && b[i - 4] === 107 && b[i - 3] === 105 && b[i - 2] === 110 && b[i - 1] === 100) return true;
-  }
+function secretKindAt(b: Uint8Array, p: number): boolean {
+  if (p + 6 < b.length && isWordByte(b[p + 6] as number)) return false;
+  let i = p;
+  if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
+  while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
+  if (i === 0 || b[i - 1] !== 58) return false;
+  i--;
+  while (i > 0 && isSpaceByte(b[i - 1] as number)) i--;
+  if (i > 0 && (b[i - 1] === 34 || b[i - 1] === 39)) i--;
+  return i >= 4 && b[i - 4] === 107 && b[i - 3] === 105 && b[i - 2] === 110 && b[i - 1] === 100;
+}
+
+/** `word` (ASCII) at b[at, at + word.length). */
+function bytesAre(b: Uint8Array, at: number, word: string): boolean {
+  if (at < 0 || at + word.length > b.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The words that send a part of the byte path to the string path (structural rules: `kind: Secret`, the
+ * last-applied annotation), found by the scan kernel in its pass over the part (`scanLatin1`, `gateAt`) instead
+ * of two more searches through every part. The annotation is found by its tail (`last-applied-configuration`: its
+ * first three characters are rarer in logs than `kub`).
+ */
+const ANNOTATION_HEAD = LAST_APPLIED_ANNOTATION.lastIndexOf('/') + 1;
+const GATE = new LiteralScanner(['Secret', LAST_APPLIED_ANNOTATION.slice(ANNOTATION_HEAD)]);
+
+/** Whether a gate word's match starts at `at` (a hit of GATE's starts): `kind: Secret`, or the annotation's tail. */
+function gateAt(b: Uint8Array, at: number): boolean {
+  if (bytesAre(b, at, 'Secret')) return secretKindAt(b, at);
+  return bytesAre(b, at - ANNOTATION_HEAD, LAST_APPLIED_ANNOTATION);
+}
+
+/**
+ * The gates that `scanLatin1(b, from)` cannot see, in a context b[0, from) whose scan is reused: a NUL byte in
+ * it, or a `Secret` or the annotation's tail starting before `from` (searched in b up to a match's length past
+ * `from`; a match found there is one anywhere in `b` all the same).
+ */
+function gatedBefore(b: Uint8Array, from: number, ops: Latin1Ops): boolean {
+  if (ops.indexOfByte(b.subarray(0, from), 0, 0) >= 0) return true;
+  const n = b.length;
+  const head = b.subarray(0, Math.min(n, from + LAST_APPLIED_ANNOTATION.length));
+  if (ops.indexOf(head, LAST_APPLIED_ANNOTATION, 0) >= 0) return true;
+  const secrets = b.subarray(0, Math.min(n, from + 6));
+  for (let p = ops.indexOf(secrets, 'Secret', 0); p >= 0; p = ops.indexOf(secrets, 'Secret', p + 1)) if (secretKindAt(b, p)) return true;
   return false;
 }
 
@@ -1635,14 +1753,19 @@ function nextLineBreak(b: Uint8Array, pos: number, ops: Latin1Ops): number {
   return pos >= b.length ? -1 : ops.indexOfByte(b, 10, Math.max(pos, 0));
 }
 
-/** scanText over Latin-1 bytes (the kernel's hits, words compared on the bytes); null when the kernel cannot. */
+/**
+ * scanText over Latin-1 bytes (the kernel's hits, words compared on the bytes); null when the kernel cannot, or
+ * when b[from, n) holds a NUL byte or a gate word starts there (`GATE`: `kind: Secret`, the last-applied
+ * annotation): the byte path's caller then takes the string path.
+ */
 function scanLatin1(b: Uint8Array, from: number, extraScanner: LiteralScanner | null): Scan | null {
   const n = b.length;
   const extraStarts = extraScanner ? extraScanner.starts : NO_STARTS;
-  const kernel = kernelScan([b], n, from, startsUnion(extraStarts), [TRIGGER, extraScanner]);
-  if (!kernel) return null;
+  const kernel = kernelScan([b], n, from, gateUnion(extraStarts), [TRIGGER, extraScanner, GATE]);
+  if (!kernel || kernel.nul) return null;
   const fold = foldTable();
   const starts = TRIGGER.starts;
+  const gateStarts = GATE.starts;
   const triggers: Array<[number, number]> = [];
   const extra: Array<[number, number]> = [];
   const hits = kernel.hits;
@@ -1653,6 +1776,7 @@ function scanLatin1(b: Uint8Array, from: number, extraScanner: LiteralScanner | 
     if (i < from + 2) continue;
     const at = i - 2;
     const slot = slotOf(((fold[b[at] as number] as number) << 14) | ((fold[b[at + 1] as number] as number) << 7) | (fold[b[i] as number] as number));
+    if (gateStarts[slot] !== 0 && gateAt(b, at)) return null;
     if (starts[slot] !== 0 && at >= free) {
       const hit = TRIGGER.matchAtBytes(b, n, at, starts[slot] as number);
       if (hit >= 0) {
@@ -1735,11 +1859,11 @@ function detectLatin1(b: Uint8Array, scan: Scan, ops: Latin1Ops): Span[] {
     // The same check base64Span makes first, on the bytes (most runs are CamelCase words or hashes).
     if (!base64MayHoldLatin1(b, start, end)) continue;
     const span = base64Span(ops.decode(b, start, end), 0, end - start, 0, undefined);
-    if (span) spans.push({ ...span, start, end });
+    if (span) spans.push(makeSpan(start, end, span.kinds, span.encoding, span.container, span.replacement, span.continued));
   }
   for (const [start, end] of percentRunsLatin1(b, ops)) {
     const span = percentSpan(ops.decode(b, start, end), 0, end - start, 0, undefined);
-    if (span) spans.push({ ...span, start, end });
+    if (span) spans.push(makeSpan(start, end, span.kinds, span.encoding, span.container, span.replacement, span.continued));
   }
   return mergeSpans(spans);
 }
@@ -1762,7 +1886,7 @@ function redactLatin1(
   const spans: Span[] = [];
   for (const s of detected) {
     if (s.end <= emitFrom) continue;
-    if (s.start < emitFrom) spans.push({ ...s, start: emitFrom, replacement: `[REDACTED:${bestOf(s.kinds)}]`, continued: true });
+    if (s.start < emitFrom) spans.push(makeSpan(emitFrom, s.end, s.kinds, s.encoding, s.container, `[REDACTED:${bestOf(s.kinds)}]`, true));
     else spans.push(s);
   }
   const counts: RedactionCounts = {};
@@ -1805,12 +1929,7 @@ function redactLatin1(
     const text = new Latin1Pieces(out, ops);
     const lineStartsPart = emitFrom === 0 || b[emitFrom - 1] === 10;
     companion = lineStartsPart
-      ? mapCompanion(inputMatches, spans, emitFrom, {
-          length: text.length,
-          lastLineBreak: (pos) => text.lastLineBreak(pos),
-          nextLineBreak: (pos) => text.nextLineBreak(pos),
-          findAll: (a, b) => companionScanner.findAllBytes(text.copy(a, b), 0, b - a),
-        })
+      ? mapCompanion(inputMatches, spans, emitFrom, new PiecesOutput(text, companionScanner))
       : companionScanner.findAllBytes(text.copy(0, text.length), 0, text.length);
   }
   return { out, counts, findings, findingsTruncated: truncated, companion, lines: line - 1 };
@@ -1912,5 +2031,10 @@ export class Latin1Pieces {
   decode(a: number, b: number): string {
     const c = this.copy(a, b);
     return this.ops.decode(c, 0, c.length);
+  }
+
+  /** `decode`, under String's name: the final scan reads a Latin1Pieces or a string the same way. */
+  slice(a: number, b: number): string {
+    return this.decode(a, b);
   }
 }

@@ -178,8 +178,7 @@ export async function finalScan(
   // `anchors` (SECRETLINT_SCANNER.findAll of `text`, found by the stream redactor) only hold while `text` is as given.
   const lines = options.prefilter ? secretlintLines(current, ext, current === text ? options.anchors : undefined) : null;
   if (lines && lines.length === 0) return { text: current, counts, notes };
-  const snapshot = current;
-  const ranges = await lintLines((a, b) => snapshot.slice(a, b), snapshot.length, lines, name, ext, counts, notes);
+  const ranges = await lintLines(current, current.length, lines, name, ext, counts, notes);
   if (ranges.length) current = replaceRanges(current, ranges);
   return { text: current, counts, notes };
 }
@@ -189,11 +188,12 @@ function extOf(name: string): string {
 }
 
 /**
- * secretlint over a text (`slice` of its `length` characters): whole, or only `lines` joined by line breaks (the
- * offsets mapped back). Returns the ranges to replace; counts and notes are added to.
+ * secretlint over a text (`text.slice` of its `length` characters: a string or Latin-1 pieces; an object, not a
+ * closure made per call, which optimized code would inline and then be thrown away with): whole, or only `lines`
+ * joined by line breaks (the offsets mapped back). Returns the ranges to replace; counts and notes are added to.
  */
 async function lintLines(
-  slice: (a: number, b: number) => string,
+  text: { slice(a: number, b: number): string },
   length: number,
   lines: Array<[number, number]> | null,
   name: string,
@@ -207,12 +207,12 @@ async function lintLines(
     const parts: string[] = [];
     let at = 0;
     for (const [a, b] of lines) {
-      parts.push(slice(a, b));
+      parts.push(text.slice(a, b));
       map.push([at, a]);
       at += b - a + 1;
     }
     content = parts.join('\n');
-  } else content = slice(0, length);
+  } else content = text.slice(0, length);
   const toSource = (offset: number): number => {
     if (!lines) return offset;
     let lo = 0;
@@ -236,7 +236,7 @@ async function lintLines(
     // A finding never spans two selected lines (the joined text has a break between them): map both ends.
     const start = toSource(m.range[0]);
     const end = toSource(m.range[0]) + (m.range[1] - m.range[0]);
-    const found = slice(Math.min(start, length), Math.min(Math.max(start, end), length));
+    const found = text.slice(Math.min(start, length), Math.min(Math.max(start, end), length));
     // Our own markers and placeholders are not secrets.
     if (/^\[REDACTED/.test(found) || found.includes('[REDACTED:')) continue;
     ranges.push({ start, end, label: `secretlint-${rule}` });
@@ -267,7 +267,7 @@ export async function finalScanLatin1(
     const r = await finalScan(whole, name, { ownPatterns: false, prefilter: true, anchors });
     return { pieces: r.text === whole ? text.pieces : [Buffer.from(r.text, 'latin1')], counts: r.counts, notes: r.notes };
   }
-  const ranges = await lintLines((a, b) => text.decode(a, b), text.length, lines, name, ext, counts, notes);
+  const ranges = await lintLines(text, text.length, lines, name, ext, counts, notes);
   if (ranges.length === 0) return { pieces: text.pieces, counts, notes };
   return { pieces: [Buffer.from(replaceRanges(text.decode(0, text.length), ranges), 'latin1')], counts, notes };
 }

@@ -470,9 +470,11 @@ describe('byte path vs string path, adversarial', () => {
 
   it('deliberately broken byte paths are caught (Latin1Ops blind to `BEGIN `, blind to `Secret`)', async () => {
     // The byte path hands a part back to the string path when it finds `-----BEGIN ` in it (a PEM block may be held
-    // back; hasPemBegin searches `BEGIN ` and checks the dashes) or `kind: Secret` (hasSecretKind searches `Secret`). Byte operations blind to either
-    // admit such parts: the checker must report the difference, and for the Secret manifest the leak of its data
-    // (the structural rule does not run on the byte path).
+    // back; hasPemBegin searches `BEGIN ` and checks the dashes) or `kind: Secret` (the scan kernel finds `Secret` in
+    // the part, gatedBefore searches it in a reused context: here the manifest's first lines end the first part, so
+    // they are the second part's context). Byte operations blind to either admit such parts: the checker must
+    // report the difference, and for the Secret manifest the leak of its data (the structural rule does not run on
+    // the byte path).
     const blindTo = (word: string): Latin1Ops => ({
       ...BUFFER_OPS,
       indexOf: (b, needle, from) => (needle === word ? -1 : BUFFER_OPS.indexOf(b, needle, from)),

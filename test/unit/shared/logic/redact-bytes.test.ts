@@ -265,6 +265,83 @@ describe('StreamRedactor.pushLatin1 (the byte path) equals push (the string path
     expect(pct.text).not.toContain('p%40ssW0rd');
   });
 
+  it('a NUL byte in a part, or in the context the next part reuses, sends that part to the string path (found by the scan kernel or a context search): same output', () => {
+    // Parts of exactly one filler each; the NUL goes into the second at offset k (the first and last bytes, the
+    // kernel's 16-byte block edges from the part's start and end, the middle, the context kept for the third part).
+    const filler = 'I0612 10:00:00.000000 4242 kubelet.go:1] token=AbCdEf0123456789xyz nothing to see here\n'.repeat(400);
+    const len = filler.length;
+    const contextChars = 16 * 1024;
+    const ctxStart = filler.indexOf('\n', len - contextChars) + 1;
+    const offsets = [0, 1, 15, 16, 17, 31, 32, 33, len >> 1, ctxStart - 2, ctxStart, ctxStart + 1, len - 18, len - 17, len - 16, len - 15, len - 2];
+    let inContext = 0;
+    for (const k of offsets) {
+      const second = filler.slice(0, k) + '\u0000' + filler.slice(k + 1);
+      const text = filler + second + filler;
+      const r = expectSame(`NUL at ${k}`, text, [len, 2 * len], len);
+      // The first part by bytes; the second never; the third only when the NUL is not in its context.
+      const nulInContext = k >= ctxStart;
+      if (nulInContext) inContext++;
+      expect(r.byBytes, `NUL at ${k}`).toBe(nulInContext ? 1 : 2);
+    }
+    expect(inContext).toBeGreaterThan(5);
+    // Without a NUL all three parts go by bytes.
+    expect(expectSame('no NUL', filler.repeat(3), [len, 2 * len], len).byBytes).toBe(3);
+  });
+
+  it("`kind: Secret` or the last-applied annotation in a part, or in the context the next part reuses, send that part to the string path (found in the scan kernel's pass): same output", () => {
+    const filler = 'I0612 10:00:00.000000 4242 kubelet.go:1] token=AbCdEf0123456789xyz nothing to see here\n'.repeat(400);
+    const fillerLines = filler.split('\n').slice(0, -1);
+    const annotation = 'kubectl.kubernetes.io/last-applied-configuration';
+    const gate = (text: string) => /kind["']?\s*:\s*["']?Secret\b/.test(text) || text.includes(annotation);
+    const shapes = [
+      'kind: Secret',
+      '{"kind" : "Secret", "data": {"token": "c2VjcmV0LXRva2VuLXZhbHVl"}}',
+      "  kind:\u00a0'Secret",
+      'kind:\n  Secret',
+      `  ${annotation}: '{"a":"b"}'`,
+      `x${annotation}y`,
+      // Decoys: no gate.
+      'kind: Secrets',
+      'kind: SECRET and Secret_x',
+      'Secret kind:',
+      'last-applied-configuration and kubectl.kubernetes.io/last-applied',
+      `kubectl.kubernetes.io/${'last-applied-configuration'.toUpperCase()}`,
+    ];
+    let gated = 0;
+    let inContext = 0;
+    for (const shape of shapes) {
+      // The shape as line `at` of the second part (its first, second, block-edge lines, the middle, around the
+      // start of the context kept for the third part, the last), and across the second and third parts.
+      for (const at of [0, 1, 3, 200, 214, 215, 216, 217, 399, -1]) {
+        const lines = [...fillerLines];
+        let second: string;
+        let third = filler;
+        if (at >= 0) {
+          lines[at] = shape;
+          second = lines.join('\n') + '\n';
+        } else {
+          const nl = shape.indexOf('\n');
+          if (nl < 0) continue;
+          lines[399] = shape.slice(0, nl);
+          second = lines.join('\n') + '\n';
+          third = shape.slice(nl + 1) + '\n' + filler;
+        }
+        const text = filler + second + third;
+        const label = `${JSON.stringify(shape)} at line ${at}`;
+        // Parts: exactly the three (a read ends each).
+        const r = expectSame(label, text, [filler.length, filler.length + second.length], 1);
+        const context = second.slice(second.indexOf('\n', second.length - 16 * 1024) + 1);
+        const secondGated = gate(filler.slice(filler.indexOf('\n', filler.length - 16 * 1024) + 1) + second);
+        const thirdGated = gate(context + third);
+        if (secondGated) gated++;
+        if (thirdGated) inContext++;
+        expect(r.byBytes, label).toBe(1 + (secondGated ? 0 : 1) + (thirdGated ? 0 : 1));
+      }
+    }
+    expect(gated).toBeGreaterThan(40);
+    expect(inContext).toBeGreaterThan(8);
+  });
+
   it('strict redaction and a scanner keep the string path (pseudonyms, reference scans)', () => {
     const text = 'I0612 node 10.1.2.3 started\n'.repeat(2000);
     const s = new StreamRedactor({ level: 'strict', pseudonyms: null }, undefined, undefined, SECRETLINT_SCANNER);

@@ -7,7 +7,7 @@ import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
 import { REDACT_SCAN_KERNEL_WASM } from '../../../../shared/logic/redact-scan-kernel';
 import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
 import { LiteralScanner, foldTable, slotOf } from '../../../../shared/logic/redact-scan';
-import { kernelScan, kernelWordsForTests, slotKeys } from '../../../../shared/logic/redact-scan-wasm';
+import { kernelNulForTests, kernelScan, kernelWordsForTests, slotKeys } from '../../../../shared/logic/redact-scan-wasm';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
 import { B64, hostileText, mixCase, ODD_LATIN1, pick } from './hostile-text';
@@ -420,6 +420,41 @@ describe('the kernel word loops against the JavaScript loop', () => {
         if (expected.length > 16) expect(kernelWordsForTests(b, from, either, keys, loop, Math.floor(rand() * expected.length)), `${t} ${loop}`).toBe(-1);
       }
     }
+  });
+
+  it('reports a NUL byte in text[from, n) in the same pass (both loops, kernelScan): at every offset near block edges, none before `from`', () => {
+    const rand = prng(909);
+    let withNul = 0;
+    for (let t = 0; t < 1500; t++) {
+      const n = t % 40 === 0 ? 1000 + Math.floor(rand() * 2000) : 1 + Math.floor(rand() * 100);
+      const from = rand() < 0.3 ? 0 : Math.floor(rand() * n);
+      const b = randomText(rand, from, n);
+      for (let i = 0; i < n; i++) if (b[i] === 0) b[i] = 1;
+      // No NUL, one NUL (anywhere: before `from`, at it, at block edges, in the last block, the last byte), or two.
+      const r = rand();
+      const at = (): number => {
+        const k = rand();
+        if (k < 0.2 || n - from < 1) return Math.floor(rand() * n);
+        if (k < 0.4) return n - 1 - Math.floor(rand() * Math.min(16, n - from));
+        if (k < 0.5) return from - 1 - Math.floor(rand() * 3);
+        const edge = from + 16 * Math.floor(rand() * (1 + (n - from) / 16));
+        return edge + Math.floor(rand() * 3) - 1;
+      };
+      if (r > 0.25)
+        for (let k = r > 0.85 ? 2 : 1; k > 0; k--) {
+          const i = at();
+          if (i >= 0 && i < n) b[i] = 0;
+        }
+      const expected = b.subarray(from).includes(0);
+      if (expected) withNul++;
+      const label = `text ${t} n ${n} from ${from} NUL at ${[...b.keys()].filter((i) => b[i] === 0)}`;
+      const { either, keys } = t % 2 === 0 ? realTables[0]! : denseTable(rand, b);
+      expect(kernelNulForTests(b, from, either, keys, 'wordsScalar'), label).toBe(expected);
+      expect(kernelNulForTests(b, from, either, keys, 'words'), label).toBe(expected);
+      expect(kernelScan([b], n, from, either, [])?.nul, label).toBe(expected);
+    }
+    expect(withNul).toBeGreaterThan(500);
+    expect(withNul).toBeLessThan(1400);
   });
 
   it('a starts table whose slot sets do not fit the SIMD loop is scanned by the one-character loop', () => {
