@@ -52,12 +52,21 @@ export interface LogEntryResult {
   deflated: { file: string; size: number } | null;
 }
 
-/** Output buffer of the zlib streams: 16 KiB (the default) means a round trip to the thread pool per 16 KiB. */
+/** Output buffer of the plain entries' synchronous deflate (one call per gather). */
 const ZLIB_CHUNK_BYTES = 256 * 1024;
 
-function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | Readable): Readable {
+/**
+ * Read size and output buffer of the zlib streams of a gzipped entry (16 KiB, zlib's default, means a round trip to
+ * the thread pool per 16 KiB). Each stream allocates a new output buffer whenever one fills, and these buffers live
+ * until redacted and re-compressed: at 256 KiB (and 512 KiB reads) they left the 1 GiB bench's process 5-15 MiB more
+ * resident at its peak (glibc keeps freed memory of that size in its arenas), once the workers' full garbage
+ * collections became rare. Same CPU at 64 KiB.
+ */
+const GZIP_STREAM_BYTES = 64 * 1024;
+
+function sourceStream(source: LogEntryTask['source'] | AsyncIterable<Buffer> | Readable, readBytes = BUNDLE_STREAM_CHUNK_BYTES): Readable {
   if (source instanceof Readable) return source;
-  if ('file' in source && typeof source.file === 'string') return fs.createReadStream(source.file, { highWaterMark: BUNDLE_STREAM_CHUNK_BYTES });
+  if ('file' in source && typeof source.file === 'string') return fs.createReadStream(source.file, { highWaterMark: readBytes });
   if ('bytes' in source && source.bytes instanceof Uint8Array)
     return Readable.from([Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength)]);
   return Readable.from(source as AsyncIterable<Buffer>);
@@ -395,7 +404,7 @@ export async function redactLogEntry(
       cb(null, chunk);
     },
   });
-  const input = sourceStream(options.input ?? task.source);
+  const input = sourceStream(options.input ?? task.source, GZIP_STREAM_BYTES);
   const signalOpt = options.signal ? { signal: options.signal } : {};
   // Where the gzip goes after the tap: the staged file, or nowhere.
   const sink = () =>
@@ -409,9 +418,9 @@ export async function redactLogEntry(
   try {
     await pipeline(
       input,
-      zlib.createGunzip({ chunkSize: ZLIB_CHUNK_BYTES }),
+      zlib.createGunzip({ chunkSize: GZIP_STREAM_BYTES }),
       (source: AsyncIterable<Buffer>) => entry.redactChunks(source),
-      zlib.createGzip({ level: task.level, chunkSize: ZLIB_CHUNK_BYTES }),
+      zlib.createGzip({ level: task.level, chunkSize: GZIP_STREAM_BYTES }),
       tap,
       sink(),
       signalOpt,
