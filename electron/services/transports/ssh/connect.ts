@@ -73,6 +73,11 @@ export interface SshConnection {
   /** True once the connection is closed or broken. */
   readonly dead: boolean;
   close(): void;
+  /**
+   * Runs `send` with the connection's socket corked: the SSH packets it writes (a channel's data and its EOF) leave
+   * in one writev instead of one write each.
+   */
+  batch?<T>(send: () => T): T;
 }
 
 const HOST_KEY_ALGORITHMS: Record<string, string[]> = {
@@ -124,6 +129,135 @@ export function socketError(error: NodeJS.ErrnoException, hop: SshHop, context: 
 }
 
 /**
+ * CPU time one event-loop turn spends on inbound SSH data before the rest waits for the next turn: what a timer (a
+ * progress event, a keepalive, another request's timeout, the UI host's messages) can be delayed by SSH traffic.
+ */
+export const INBOUND_TURN_BUDGET_MS = 4;
+
+/** One connection's place in the inbound scheduler: what it read and has not handed to ssh2 yet. */
+export interface InboundSlot {
+  /** Chunks held back, oldest first (its socket stops reading while it has any, so at most one in practice). */
+  held: Buffer[];
+  /** Hands a chunk to the connection's 'data' listeners (ssh2's parser). */
+  emit(chunk: Buffer): void;
+  /** Starts reading again once everything held was handed on. */
+  resume(): void;
+  /** False once the socket is destroyed: what it still held is dropped. */
+  alive(): boolean;
+}
+
+/**
+ * A fair, time-budgeted turn for inbound SSH data, shared by every SSH connection of the process. libuv runs the
+ * read callback of every ready socket in one poll phase, and each callback decrypts and parses SSH packets and runs
+ * what completes (a channel opens, a run finishes) before the next: with a few dozen connections answering at
+ * once, one turn took tens of ms and every timer waited for it. Here a turn hands chunks on while it has used less
+ * than `budgetMs` (measured from its first chunk, so the promise jobs each chunk set off count too); after that a
+ * connection's chunk is held, its socket stops reading (so its order, and its EOF after its data, are kept, and the
+ * peer is held back by TCP and the SSH window), and it joins a first-come first-served line. The line is worked off
+ * in the check phase (setImmediate, one chunk per immediate so each one's promise jobs run before the budget is
+ * looked at again) with a fresh budget per loop turn; when that is used up too, the rest waits for the next turn,
+ * after the timers. While anyone waits in line, new chunks queue behind them. A turn is thus bounded by about two
+ * budgets plus one chunk's work; a single busy connection (a pull) loses nothing but a readStop/readStart and an
+ * immediate every few ms.
+ */
+export function inboundScheduler(budgetMs = INBOUND_TURN_BUDGET_MS, now: () => number = () => performance.now()) {
+  /** Start of the current turn's budget; -1 = no chunk handed on yet in this turn. */
+  let turnStart = -1;
+  /** Connections with held chunks, first come first served. */
+  const line: InboundSlot[] = [];
+  /** Immediates scheduled for the line in the current generation; a yield starts a new generation. */
+  let generation = 0;
+  let scheduled = 0;
+  let resetArmed = false;
+  const spent = (): boolean => turnStart >= 0 && now() - turnStart >= budgetMs;
+  const startTurn = () => {
+    if (turnStart >= 0) return;
+    turnStart = now();
+    if (!resetArmed) {
+      // The poll phase's budget ends with the phase; the line (if any) goes on with what is left of it.
+      resetArmed = true;
+      setImmediate(() => {
+        resetArmed = false;
+        if (line.length === 0) turnStart = -1;
+      });
+    }
+  };
+  const arm = () => {
+    const gen = generation;
+    while (scheduled < line.length) {
+      scheduled += 1;
+      setImmediate(() => work(gen));
+    }
+  };
+  const handOn = (slot: InboundSlot) => {
+    const chunk = slot.held.shift()!;
+    if (slot.held.length > 0) {
+      line.push(slot);
+      arm();
+    }
+    slot.emit(chunk);
+    if (slot.held.length === 0 && slot.alive()) slot.resume();
+  };
+  const work = (gen: number) => {
+    // An immediate of an earlier generation: the turn it was for has yielded, its place went to the next one.
+    if (gen !== generation) return;
+    scheduled -= 1;
+    if (line.length === 0) return;
+    if (turnStart < 0) turnStart = now();
+    else if (spent()) {
+      // Yield: the timers run before the rest of the line; the next turn gets a fresh budget.
+      generation += 1;
+      scheduled = 0;
+      turnStart = -1;
+      arm();
+      return;
+    }
+    const slot = line.shift()!;
+    if (!slot.alive()) slot.held.length = 0;
+    else handOn(slot);
+    // The line is done: the next poll phase starts a fresh budget.
+    if (line.length === 0) turnStart = -1;
+  };
+  return {
+    /**
+     * A chunk `slot` read: handed on now (true), or held for a later turn (false: the socket stops reading until
+     * `slot.resume`).
+     */
+    deliver(slot: InboundSlot, chunk: Buffer): boolean {
+      if (slot.held.length > 0) {
+        slot.held.push(chunk);
+        return false;
+      }
+      if (line.length === 0) {
+        startTurn();
+        if (!spent()) {
+          slot.emit(chunk);
+          return true;
+        }
+      }
+      slot.held.push(chunk);
+      line.push(slot);
+      arm();
+      return false;
+    },
+    /** Connections waiting in line (tests). */
+    get waiting(): number {
+      return line.length;
+    },
+  };
+}
+
+export type InboundScheduler = ReturnType<typeof inboundScheduler>;
+
+/** The process's scheduler for every SSH connection's socket reads. */
+let sharedInbound: InboundScheduler = inboundScheduler();
+
+/** Replace the shared inbound scheduler (tests: a zero budget holds every chunk for a later turn). */
+export function setInboundTurnBudget(budgetMs: number): void {
+  sharedInbound = inboundScheduler(budgetMs);
+}
+
+/**
  * Bytes of one read slab during a bulk transfer and the least free space a read is then offered (a slab with less
  * left is replaced), and the first slabs of a connection (a read is offered at least a quarter of one).
  */
@@ -148,8 +282,14 @@ export const READ_FIRST_SLAB_BYTES = 16 * 1024;
  * An `onread` socket does not queue what it read: chunks read before anyone listens for 'data' (the server's
  * banner, while ssh2 loads or the handshake waits for its slot) are kept and emitted, in order, right after the
  * first 'data' listener is added. The socket keeps reading meanwhile, so a peer that closes is still noticed.
+ * After that, chunks go through `scheduler` (the process's `inboundScheduler`; null: straight to the listeners).
  */
-export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES, firstBytes = Math.min(READ_FIRST_SLAB_BYTES, slabBytes)) {
+export function slabReads(
+  slabBytes = READ_SLAB_BYTES,
+  minBytes = READ_MIN_BYTES,
+  firstBytes = Math.min(READ_FIRST_SLAB_BYTES, slabBytes),
+  scheduler: InboundScheduler | null = sharedInbound,
+) {
   /** The size of the next slab, and the least a read is offered: first slabs until a read fills its offer, then bulk. */
   let size = firstBytes;
   let floor = Math.max(1, Math.floor(firstBytes / 4));
@@ -165,6 +305,12 @@ export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES
       used = 0;
     }
     return slab.subarray(used);
+  };
+  const slot: InboundSlot = {
+    held: [],
+    emit: (chunk) => sock?.emit('data', chunk),
+    resume: () => sock?.resume(),
+    alive: () => !!sock && !sock.destroyed,
   };
   const flushEarly = () => {
     const kept = early;
@@ -184,7 +330,11 @@ export function slabReads(slabBytes = READ_SLAB_BYTES, minBytes = READ_MIN_BYTES
           floor = Math.min(minBytes, slabBytes);
         }
         if (early) early.push(chunk);
-        else if (sock && !sock.destroyed) sock.emit('data', chunk);
+        else if (sock && !sock.destroyed) {
+          // Handed on now, or held for a later turn (false: Node stops reading this socket until the slot resumes it).
+          if (scheduler) return scheduler.deliver(slot, chunk);
+          sock.emit('data', chunk);
+        }
         return true;
       },
     },
@@ -373,6 +523,14 @@ async function sshHandshake(sock: Duplex, hop: SshHop, options: ConnectOptions, 
         close: () => {
           dead = true;
           client.end();
+        },
+        batch: <T>(send: () => T): T => {
+          sock.cork();
+          try {
+            return send();
+          } finally {
+            sock.uncork();
+          }
         },
       });
     });

@@ -251,7 +251,10 @@ export class SshTransport implements NodeTransport {
         }
         finishOk();
       });
-      channel.end(stdin);
+      // The bootstrap and the EOF after it in one write (the socket is corked while both are queued).
+      const send = () => channel.end(stdin);
+      if (lease.connection.batch) lease.connection.batch(send);
+      else send();
     });
   }
 
