@@ -3,8 +3,8 @@
 // scanLatin1's loop: the slot again, the trigger words' and the anchors' starts, matchAtBytes), on real log text,
 // for two versions of the .wat (default: the committed HEAD version against the working tree's), alternating A/B,
 // several repetitions. Also checks that both versions give the same runs on every chunk and the same hits once
-// those that start no word are dropped (a version with the exact-key check reports only those), and the same
-// words found by the hit loop. Not part of `npm run bench`.
+// those that start no word are dropped (a version with the exact-key and next-two-characters checks reports only
+// those), and the same words found by the hit loop. Not part of `npm run bench`.
 //
 //   node bench/scan-kernel.mjs --logs DIR [--reps 7] [--a old.wat] [--b new.wat] [--chunk 524288] [--mib 64]
 //     [--a-words wordsScalar] [--b-words words]   (the export each version's word loop is, default `words`)
@@ -42,7 +42,7 @@ const helper = await bundleProgram(
    import { TRIGGER_WORDS } from './shared/logic/redact-patterns';
    import { SECRETLINT_SCANNER } from './electron/services/bundle/scan';
    import { slotOf } from './shared/logic/redact-scan';
-   export { writeSlotSets, slotKeys } from './shared/logic/redact-scan-wasm';
+   export { writeSlotSets, slotKeys, slotNext2 } from './shared/logic/redact-scan-wasm';
    export function tables() {
      const trigger = new LiteralScanner(TRIGGER_WORDS);
      const t = trigger.starts;
@@ -54,10 +54,18 @@ const helper = await bundleProgram(
 );
 const tablesModule = await import(helper);
 const { fold, either, trigger, extra, slotOf } = tablesModule.tables();
-const { writeSlotSets, slotKeys } = tablesModule;
-// The exact key of each slot (redact-scan-wasm.ts slotKeys; a version without the check ignores them).
+const { writeSlotSets, slotKeys, slotNext2 } = tablesModule;
+// The exact key and the next two characters of each slot (redact-scan-wasm.ts slotKeys, slotNext2; a version
+// without the checks ignores them).
 const keys = slotKeys(either, [trigger, extra]);
-const isStart = (key) => either[slotOf(key)] !== 0 && (keys[slotOf(key)] === key || keys[slotOf(key)] === -1);
+const next2 = slotNext2(either, [trigger, extra]);
+/** Whether the offset whose three characters have `key` and whose next two are `pair` (folded; 0 past the end) may start a word. */
+const isStart = (key, pair) => {
+  const slot = slotOf(key);
+  if (either[slot] === 0 || (keys[slot] !== key && keys[slot] !== -1)) return false;
+  for (let k = 0; k < 4; k++) if (((next2[slot * 8 + k] ^ pair) & next2[slot * 8 + 4 + k]) === 0) return true;
+  return false;
+};
 
 const wabt = await wabtInit();
 function instantiate(source) {
@@ -66,6 +74,8 @@ function instantiate(source) {
   const bytes = mod.toBinary({ log: false, write_debug_names: false }).buffer;
   mod.destroy();
   const k = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+  // Room for the tables before the text.
+  k.memory.grow(Math.ceil(Math.max(0, TEXT_AT - k.memory.buffer.byteLength) / 65536));
   const mem = () => new Uint8Array(k.memory.buffer);
   const m = mem();
   // As redact-scan-wasm.ts fills it (the constants of `words` come with the module's data segment).
@@ -77,12 +87,14 @@ function instantiate(source) {
   for (let c = 97; c <= 122; c++) m[256 + c] = 4;
   m.set(either, 1024);
   new Int32Array(m.buffer, KEYS_AT, 4096).set(keys);
+  new Uint16Array(m.buffer, NEXT2_AT, next2.length).set(next2);
   // `words`' slot sets (a version without them ignores [512, 656)).
   if (!writeSlotSets(m, either)) throw new Error('the slot sets do not fit');
   return { k, mem };
 }
 
 const KEYS_AT = 8192;
+const NEXT2_AT = 24576;
 
 // The corpus, in chunks of whole lines.
 const chunks = [];
@@ -97,7 +109,8 @@ for (const f of fs.readdirSync(logs).sort()) {
     at = end;
   }
 }
-const TEXT_AT = 24576;
+// After the next two characters' table (a version without it does not read [24576, 90112)).
+const TEXT_AT = 90112;
 const maxChunk = Math.max(...chunks.map((c) => c.length));
 const hitsAt = (TEXT_AT + maxChunk + 7) & ~7;
 const hitsCap = maxChunk;
@@ -147,10 +160,15 @@ function hitLoop(v, c, count) {
   return found;
 }
 
-/** The hits of chunk `c` in `v`'s memory (`count` of them) that start a word (their slot's exact key). */
+/** The hits of chunk `c` in `v`'s memory (`count` of them) that may start a word (`isStart`). */
 function startHits(v, c, count) {
   return Array.from(new Int32Array(v.k.memory.buffer, hitsAt, count)).filter(
-    (i) => i >= 2 && isStart((fold[c[i - 2]] << 14) | (fold[c[i - 1]] << 7) | fold[c[i]]),
+    (i) =>
+      i >= 2 &&
+      isStart(
+        (fold[c[i - 2]] << 14) | (fold[c[i - 1]] << 7) | fold[c[i]],
+        (i + 1 < c.length ? fold[c[i + 1]] : 0) | ((i + 2 < c.length ? fold[c[i + 2]] : 0) << 8),
+      ),
   );
 }
 

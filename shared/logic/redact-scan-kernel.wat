@@ -21,7 +21,13 @@
 ;;                  three-character key the words starting in that slot start with, or -1 (any key: several keys
 ;;                  share the slot). An offset is reported only when its key is its slot's exact key (or -1): a
 ;;                  hash collision (a key of no word that lands on a word's slot) cannot start any word.
-;;   [24576, ...)   the text, then the output arrays (i32)
+;;   [24576, 90112) the next two characters (16 bytes per slotOf slot, read only for an offset whose key has a
+;;                  non-zero slot): the folded fourth and fifth characters of the words starting in that slot, as up
+;;                  to four i16 lanes (fourth | fifth << 8; repeated to fill the four), then a mask per lane (0xffff;
+;;                  0x00ff where the word has four characters; 0 in every lane: any, a word of three characters or
+;;                  more than four pairs). An offset whose next two characters match no lane (under its mask; a
+;;                  character past the text's end is 0, which no word has) cannot start any word: not reported.
+;;   [90112, ...)   the text, then the output arrays (i32)
 ;; The functions return the number of items written, or -1 when `cap` is too small (the caller scans in JS).
 (module
   (memory (export "memory") 1)
@@ -36,8 +42,10 @@
     "\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00\ff\00")
 
   ;; Offsets i in [from, n) where the rolling three-character key (7 bits per folded character, started at 0 at
-  ;; `from`) has a non-zero starts-union slot and is that slot's exact key (or the slot's exact key is -1): scanText's
-  ;; hot loop without its hash collisions, one character at a time. The reference of `words`, and what
+  ;; `from`) has a non-zero starts-union slot and is that slot's exact key (or the slot's exact key is -1), and the
+  ;; next two characters are those of a word of the slot (`$next2`): scanText's hot loop without its hash
+  ;; collisions and most near misses of the words (`network`, `Subnet added` for `net use`), one character at a
+  ;; time. The reference of `words`, and what
   ;; redact-scan-wasm.ts runs when the slot sets do not fit [512, 656).
   (func $wordsScalar (export "wordsScalar") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (call $tail (local.get $text) (i32.add (local.get $text) (local.get $from)) (i32.add (local.get $text) (local.get $n))
@@ -65,7 +73,9 @@
         (if (i32.load8_u offset=1024 (local.get $slot))
           (then
             (local.set $want (i32.load offset=8192 (i32.shl (local.get $slot) (i32.const 2))))
-            (if (i32.or (i32.eq (local.get $want) (local.get $key)) (i32.eq (local.get $want) (i32.const -1)))
+            (if (i32.and
+                  (i32.or (i32.eq (local.get $want) (local.get $key)) (i32.eq (local.get $want) (i32.const -1)))
+                  (call $next2 (local.get $slot) (i32.add (local.get $p) (i32.const 1)) (local.get $end)))
               (then
                 (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
                 (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $p) (local.get $text)))
@@ -75,10 +85,43 @@
     (i32.store offset=960 (i32.const 0) (local.get $nul))
     (local.get $count))
 
+  ;; Whether the two characters at address $q (0 at $end and after) may be the fourth and fifth of a word of `slot`:
+  ;; some i16 lane of (lanes ^ pair) & mask is zero (see the layout; a zero lane by the usual bit trick). `words`
+  ;; has the same code inline (a call there costs more: the block's vectors live across it).
+  (func $next2 (param $slot i32) (param $q i32) (param $end i32) (result i32)
+    (local $last i32)
+    (local $x i64)
+    (local.set $last (i32.sub (local.get $end) (i32.const 1)))
+    (local.set $x
+      (i64.and
+        (i64.xor
+          (i64.load offset=24576 (i32.shl (local.get $slot) (i32.const 4)))
+          (i64.mul
+            (i64.extend_i32_u
+              (i32.or
+                (select
+                  (i32.load8_u offset=0 (i32.load8_u (select (local.get $q) (local.get $last) (i32.lt_u (local.get $q) (local.get $end)))))
+                  (i32.const 0)
+                  (i32.lt_u (local.get $q) (local.get $end)))
+                (i32.shl
+                  (select
+                    (i32.load8_u offset=0
+                      (i32.load8_u (select (i32.add (local.get $q) (i32.const 1)) (local.get $last) (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end)))))
+                    (i32.const 0)
+                    (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end)))
+                  (i32.const 8))))
+            (i64.const 0x0001000100010001)))
+        (i64.load offset=24584 (i32.shl (local.get $slot) (i32.const 4)))))
+    (i64.ne
+      (i64.and
+        (i64.and (i64.sub (local.get $x) (i64.const 0x0001000100010001)) (i64.xor (local.get $x) (i64.const -1)))
+        (i64.const 0x8000800080008000))
+      (i64.const 0)))
+
   ;; `wordsScalar`, 16 characters at a time (the same offsets): the keys' slots by SIMD arithmetic (no loop-carried
   ;; dependency), and whether each is non-zero by looking it up in the slot sets with swizzles (no table load per
   ;; character); only the offsets found are then checked against their slot's exact key (the block's keys stored to
-  ;; the scratch) and written one at a time. The last (n - from) mod 16 characters go through `$tail`. NUL bytes:
+  ;; the scratch) and next two characters (as `$next2`, inline), and written one at a time. The last (n - from) mod 16 characters go through `$tail`. NUL bytes:
   ;; the bytewise minimum of every block ($low: a lane is 0 when that lane of some block was).
   (func (export "words") (param $text i32) (param $from i32) (param $n i32) (param $out i32) (param $cap i32) (result i32)
     (local $p i32)
@@ -89,6 +132,11 @@
     (local $j i32)
     (local $key i32)
     (local $want i32)
+    (local $slot i32)
+    (local $q i32)
+    (local $last i32)
+    (local $ok i32)
+    (local $x64 i64)
     (local $x v128)
     (local $f v128)
     (local $f2 v128)
@@ -126,6 +174,7 @@
     (local.set $low (v128.const i32x4 -1 -1 -1 -1))
     (local.set $p (i32.add (local.get $text) (local.get $from)))
     (local.set $end (i32.add (local.get $text) (local.get $n)))
+    (local.set $last (i32.sub (local.get $end) (i32.const 1)))
     ;; $prev / $prev2: the previous block's folded characters (once and twice their code); zeros before `from`.
     (block $blocks_done
       (loop $block
@@ -185,13 +234,41 @@
             (loop $each
               (local.set $j (i32.ctz (local.get $mask)))
               (local.set $key (i32.load offset=896 (i32.shl (local.get $j) (i32.const 2))))
-              (local.set $want
-                (i32.load offset=8192 (i32.shl (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)) (i32.const 2))))
+              (local.set $slot (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.const 20)))
+              (local.set $want (i32.load offset=8192 (i32.shl (local.get $slot) (i32.const 2))))
               (if (i32.or (i32.eq (local.get $want) (local.get $key)) (i32.eq (local.get $want) (i32.const -1)))
                 (then
-                  (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
-                  (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.add (local.get $at) (local.get $j)))
-                  (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+                  (if (block (result i32)
+                      (local.set $q (i32.add (i32.add (local.get $p) (local.get $j)) (i32.const 1)))
+                      (local.set $x64
+                        (i64.and
+                          (i64.xor
+                            (i64.load offset=24576 (i32.shl (local.get $slot) (i32.const 4)))
+                            (i64.mul
+                              (i64.extend_i32_u
+                                (i32.or
+                                  (select
+                                    (i32.load8_u offset=0 (i32.load8_u (select (local.get $q) (local.get $last) (i32.lt_u (local.get $q) (local.get $end)))))
+                                    (i32.const 0)
+                                    (i32.lt_u (local.get $q) (local.get $end)))
+                                  (i32.shl
+                                    (select
+                                      (i32.load8_u offset=0
+                                        (i32.load8_u (select (i32.add (local.get $q) (i32.const 1)) (local.get $last) (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end)))))
+                                      (i32.const 0)
+                                      (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end)))
+                                    (i32.const 8))))
+                              (i64.const 0x0001000100010001)))
+                          (i64.load offset=24584 (i32.shl (local.get $slot) (i32.const 4)))))
+                      (i64.ne
+                        (i64.and
+                          (i64.and (i64.sub (local.get $x64) (i64.const 0x0001000100010001)) (i64.xor (local.get $x64) (i64.const -1)))
+                          (i64.const 0x8000800080008000))
+                        (i64.const 0)))
+                    (then
+                      (if (i32.ge_u (local.get $count) (local.get $cap)) (then (return (i32.const -1))))
+                      (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.add (local.get $at) (local.get $j)))
+                      (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
               (br_if $each (local.tee $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))))))
         (local.set $prev (local.get $f))
         (local.set $prev2 (local.get $f2))
@@ -202,6 +279,44 @@
       (i32.shl (i8x16.extract_lane_u 15 (local.get $prev)) (i32.const 7))
       (local.get $count)
       (i32.eqz (i8x16.all_true (local.get $low)))))
+
+  ;; How many bytes of text[from, to) are `byte` (redact.ts counts a chunk's line breaks so): 16 at a time, the
+  ;; block's matches summed in a vector of byte counters emptied every 255 blocks (before they can overflow).
+  (func (export "count") (param $text i32) (param $from i32) (param $to i32) (param $byte i32) (result i32)
+    (local $p i32)
+    (local $end i32)
+    (local $stop i32)
+    (local $count i32)
+    (local $needle v128)
+    (local $acc v128)
+    (local.set $p (i32.add (local.get $text) (local.get $from)))
+    (local.set $end (i32.add (local.get $text) (local.get $to)))
+    (local.set $needle (i8x16.splat (local.get $byte)))
+    (block $blocks_done
+      (loop $round
+        (br_if $blocks_done (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+        ;; Up to 255 blocks into the byte counters (a match is -1: subtracted).
+        (local.set $stop (i32.add (local.get $p) (i32.const 4080)))
+        (if (i32.gt_u (local.get $stop) (local.get $end)) (then (local.set $stop (local.get $end))))
+        (local.set $acc (v128.const i32x4 0 0 0 0))
+        (loop $block
+          (local.set $acc (i8x16.sub (local.get $acc) (i8x16.eq (v128.load (local.get $p)) (local.get $needle))))
+          (local.set $p (i32.add (local.get $p) (i32.const 16)))
+          (br_if $block (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $stop))))
+        (local.set $acc (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $acc))))
+        (local.set $count
+          (i32.add (local.get $count)
+            (i32.add
+              (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+              (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
+        (br $round)))
+    (block $done
+      (loop $byte
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $count (i32.add (local.get $count) (i32.eq (i32.load8_u (local.get $p)) (local.get $byte))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $byte)))
+    (local.get $count))
 
   ;; redact.ts keepRun: long enough, both letter cases, not too long, not inside a word (`-`/`_` neighbours).
   (func $keep (param $text i32) (param $n i32) (param $start i32) (param $end i32) (param $bits i32) (param $checkAfter i32) (result i32)

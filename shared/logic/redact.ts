@@ -2,7 +2,7 @@ import { base64Decode, looksUtf16le, percentDecode, percentEncode, printableRati
 import { KIND_PRIORITY, LAST_APPLIED_ANNOTATION, SECRET_PATTERNS, TRIGGER_WORDS, type RedactionKind, type SecretKind } from './redact-patterns';
 import { PseudonymTable } from './redact-pseudonyms';
 import { LiteralScanner, foldTable, slotOf } from './redact-scan';
-import { kernelScan } from './redact-scan-wasm';
+import { kernelCount, kernelScan, kernelText } from './redact-scan-wasm';
 
 /**
  * Redaction of text before anything is written into a bundle (DESIGN.md section 6, issue 6). Pure: strings and
@@ -253,24 +253,48 @@ function yamlBlockEnd(n: number, code: (i: number) => number, lineStart: number,
 function runPatterns(text: string, offset: number, spans: Span[]): void {
   for (const p of SECRET_PATTERNS) {
     if (!p.hint.test(text)) continue;
-    // matchAll works on a copy of the regex: detection recurses (encoded runs), so no shared lastIndex.
-    for (const m of text.matchAll(p.regex)) {
-      if (m[0].length === 0) continue;
-      const gi = m.indices?.groups;
-      const g = m.groups;
-      const range = gi?.v ?? gi?.v2 ?? gi?.v3 ?? gi?.v4 ?? m.indices?.[0];
-      const value = g?.v ?? g?.v2 ?? g?.v3 ?? g?.v4 ?? m[0];
-      const key = g?.k ?? g?.k2;
-      if (!range || range[1] <= range[0]) continue;
-      if (value.startsWith('[REDACTED') || p.skip?.(value, key)) continue;
-      // Classification looks at the neighbourhood only (a kubeconfig elsewhere in a log says nothing here).
-      const near = p.classify ? text.slice(Math.max(0, m.index - 2000), m.index + m[0].length + 2000) : '';
-      let kind: SecretKind = p.classify ? (p.classify(value, key, near) ?? p.kind) : p.kind;
-      if (p.id === 'jwt') kind = jwtKind(value);
-      else if (p.id === 'base64-pem') kind = base64PemKind(value);
-      spans.push(makeSpan(offset + range[0], offset + range[1], [kind], 'plain', false, undefined));
+    // The pattern's own (global) regex, from 0, as matchAll iterates its copy (a RegExp built per call cost a
+    // compile-cache lookup and more in every trigger window); nothing in the loop runs patterns (detection recurses
+    // into encoded runs only after), and lastIndex is 0 again when it ends.
+    const re = p.regex;
+    re.lastIndex = 0;
+    try {
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0].length === 0) {
+          re.lastIndex = advanceStringIndex(text, re.lastIndex, re.unicode || (re as { unicodeSets?: boolean }).unicodeSets === true);
+          continue;
+        }
+        matched(p, m, text, offset, spans);
+      }
+    } finally {
+      re.lastIndex = 0;
     }
   }
+}
+
+/** The spec's AdvanceStringIndex (how matchAll steps over an empty match). */
+function advanceStringIndex(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const c = text.charCodeAt(index);
+  const d = text.charCodeAt(index + 1);
+  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? index + 2 : index + 1;
+}
+
+/** One match of pattern `p` in `text` (at `offset` of the whole text): its span, unless skipped. */
+function matched(p: (typeof SECRET_PATTERNS)[number], m: RegExpExecArray, text: string, offset: number, spans: Span[]): void {
+  const gi = m.indices?.groups;
+  const g = m.groups;
+  const range = gi?.v ?? gi?.v2 ?? gi?.v3 ?? gi?.v4 ?? m.indices?.[0];
+  const value = g?.v ?? g?.v2 ?? g?.v3 ?? g?.v4 ?? m[0];
+  const key = g?.k ?? g?.k2;
+  if (!range || range[1] <= range[0]) return;
+  if (value.startsWith('[REDACTED') || p.skip?.(value, key)) return;
+  // Classification looks at the neighbourhood only (a kubeconfig elsewhere in a log says nothing here).
+  const near = p.classify ? text.slice(Math.max(0, m.index - 2000), m.index + m[0].length + 2000) : '';
+  let kind: SecretKind = p.classify ? (p.classify(value, key, near) ?? p.kind) : p.kind;
+  if (p.id === 'jwt') kind = jwtKind(value);
+  else if (p.id === 'base64-pem') kind = base64PemKind(value);
+  spans.push(makeSpan(offset + range[0], offset + range[1], [kind], 'plain', false, undefined));
 }
 
 /** Run every secret pattern over `text`; then the structural rules; then look inside encoded runs. */
@@ -1449,8 +1473,12 @@ export class StreamRedactor {
     const n = ctx.length + part;
     if (n <= SMALL_TEXT_CHARS || n > LATIN1_PATH_MAX_CHARS) return null;
     const ops = this.latin1;
-    if (this.joinScratch.length < n) this.joinScratch = new Uint8Array(Math.max(n, 640 * 1024));
-    const b = this.joinScratch.subarray(0, n);
+    // Joined where the scan kernel reads its text (no copy into its memory, no scratch per redactor), else in a scratch.
+    let b = kernelText(n);
+    if (!b) {
+      if (this.joinScratch.length < n) this.joinScratch = new Uint8Array(Math.max(n, 640 * 1024));
+      b = this.joinScratch.subarray(0, n);
+    }
     b.set(ctx, 0);
     let at = ctx.length;
     for (const p of parts) {
@@ -1754,6 +1782,19 @@ function nextLineBreak(b: Uint8Array, pos: number, ops: Latin1Ops): number {
 }
 
 /**
+ * How many line breaks b[from, to) holds: counted by the scan kernel when `b` is its text (`kernelText`); a native
+ * search per line (logs have one every ~150 bytes) cost ~0.5 ns per byte of log.
+ */
+function lineBreaksIn(b: Uint8Array, from: number, to: number, ops: Latin1Ops): number {
+  if (to <= from) return 0;
+  const counted = kernelCount(b, from, to, 10);
+  if (counted >= 0) return counted;
+  let lines = 0;
+  for (let next = nextLineBreak(b, from, ops); next >= 0 && next < to; next = nextLineBreak(b, next + 1, ops)) lines++;
+  return lines;
+}
+
+/**
  * scanText over Latin-1 bytes (the kernel's hits, words compared on the bytes); null when the kernel cannot, or
  * when b[from, n) holds a NUL byte or a gate word starts there (`GATE`: `kind: Secret`, the last-applied
  * annotation): the byte path's caller then takes the string path.
@@ -1894,12 +1935,17 @@ function redactLatin1(
   let truncated = false;
   let line = 1 + lineOffset;
   let lineStart = emitFrom;
-  // The line breaks before each span (as redactRegion counts them), then the rest of the part's.
-  let next = nextLineBreak(b, emitFrom, ops);
+  // The line breaks before each span (as redactRegion counts them), then the rest of the part's; those before
+  // `counted` are in `line`.
+  let counted = emitFrom;
   for (const s of spans) {
-    for (; next >= 0 && next < s.start; next = nextLineBreak(b, next + 1, ops)) {
-      line++;
-      lineStart = next + 1;
+    if (s.start > counted) {
+      const breaks = lineBreaksIn(b, counted, s.start, ops);
+      if (breaks > 0) {
+        line += breaks;
+        lineStart = lastLineBreak(b, s.start - 1) + 1;
+      }
+      counted = s.start;
     }
     if (s.continued) continue;
     for (const k of s.kinds) bump(counts, k);
@@ -1914,7 +1960,7 @@ function redactLatin1(
       });
     } else truncated = true;
   }
-  for (; next >= 0; next = nextLineBreak(b, next + 1, ops)) line++;
+  line += lineBreaksIn(b, counted, b.length, ops);
   // The output: views of the caller's pieces between the spans, and the replacements.
   const out: Uint8Array[] = [];
   let pos = emitFrom;

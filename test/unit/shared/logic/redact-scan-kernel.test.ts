@@ -7,7 +7,16 @@ import { TRIGGER_WORDS } from '../../../../shared/logic/redact-patterns';
 import { REDACT_SCAN_KERNEL_WASM } from '../../../../shared/logic/redact-scan-kernel';
 import { PseudonymTable } from '../../../../shared/logic/redact-pseudonyms';
 import { LiteralScanner, foldTable, slotOf } from '../../../../shared/logic/redact-scan';
-import { kernelNulForTests, kernelScan, kernelWordsForTests, slotKeys } from '../../../../shared/logic/redact-scan-wasm';
+import {
+  ANY_NEXT2,
+  kernelCount,
+  kernelNulForTests,
+  kernelScan,
+  kernelText,
+  kernelWordsForTests,
+  slotKeys,
+  slotNext2,
+} from '../../../../shared/logic/redact-scan-wasm';
 import { SECRETLINT_SCANNER } from '../../../../electron/services/bundle/scan';
 import { makeCanaries, prng } from '../../../integration/bundle/canaries';
 import { B64, hostileText, mixCase, ODD_LATIN1, pick } from './hostile-text';
@@ -268,22 +277,45 @@ describe('the kernel word loops against the JavaScript loop', () => {
     }
     return out;
   }
-  /** What the kernel reports with the exact keys `keys`: jsHits without the offsets whose key is not their slot's. */
-  function exactHits(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array): number[] {
+  /** The folded characters at i + 1 and i + 2 as the kernel pairs them (fourth | fifth << 8; 0 past the end). */
+  const pairAfter = (b: Uint8Array, i: number) =>
+    (i + 1 < b.length ? (fold[b[i + 1] as number] as number) : 0) | ((i + 2 < b.length ? (fold[b[i + 2] as number] as number) : 0) << 8);
+  /** Whether the next two characters' table `next2` (see slotNext2) lets offset i of slot `slot` through. */
+  function next2Passes(b: Uint8Array, i: number, slot: number, next2: Uint16Array): boolean {
+    const pair = pairAfter(b, i);
+    for (let k = 0; k < 4; k++) if ((((next2[slot * 8 + k] as number) ^ pair) & (next2[slot * 8 + 4 + k] as number)) === 0) return true;
+    return false;
+  }
+  /**
+   * What the kernel reports with the exact keys `keys` and the next two characters `next2`: jsHits without the
+   * offsets whose key is not their slot's, or whose next two characters pass none of the slot's pairs.
+   */
+  function exactHits(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array, next2: Uint16Array = ANY_NEXT2): number[] {
     return jsKeyed(b, from, either)
-      .filter(([, key]) => keys[slotOf(key)] === key || keys[slotOf(key)] === -1)
+      .filter(([i, key]) => (keys[slotOf(key)] === key || keys[slotOf(key)] === -1) && next2Passes(b, i, slotOf(key), next2))
       .map(([i]) => i);
   }
   /**
-   * The starts of `words`, found independently of slotKeys: the offsets of jsHits whose three characters are the
-   * first three (lower-case) of some word, or whose slot is shared by the starts of several words.
+   * The starts of `words`, found independently of slotKeys and slotNext2: the offsets of jsHits whose three
+   * characters are the first three (lower-case) of some word, or whose slot is shared by the starts of several
+   * words, and whose next two characters continue some word of the slot (any when a word of the slot has three
+   * characters or the slot's words continue in more than four ways).
    */
   function wordStartHits(b: Uint8Array, from: number, either: Uint8Array, words: readonly string[]): number[] {
-    const starts = new Set(words.map((w) => [...w.slice(0, 3).toLowerCase()].reduce((k, ch) => (k << 7) | ch.charCodeAt(0), 0)));
+    const keyOfWord = (w: string) => [...w.slice(0, 3).toLowerCase()].reduce((k, ch) => (k << 7) | ch.charCodeAt(0), 0);
+    const starts = new Set(words.map(keyOfWord));
     const perSlot = new Map<number, number>();
     for (const key of starts) perSlot.set(slotOf(key), (perSlot.get(slotOf(key)) ?? 0) + 1);
+    const slotWords = new Map<number, string[]>();
+    for (const w of words) slotWords.set(slotOf(keyOfWord(w)), [...(slotWords.get(slotOf(keyOfWord(w))) ?? []), w.toLowerCase()]);
+    const continues = (i: number, key: number) => {
+      const ws = slotWords.get(slotOf(key)) ?? [];
+      if (ws.some((w) => w.length === 3) || new Set(ws.map((w) => w.slice(3, 5))).size > 4) return true;
+      const next = (k: number) => (i + k < b.length ? String.fromCharCode(fold[b[i + k] as number] as number) : '');
+      return ws.some((w) => w[3] === next(1) && (w.length === 4 || w[4] === next(2)));
+    };
     return jsKeyed(b, from, either)
-      .filter(([, key]) => starts.has(key) || (perSlot.get(slotOf(key)) ?? 0) > 1)
+      .filter(([i, key]) => (starts.has(key) || (perSlot.get(slotOf(key)) ?? 0) > 1) && continues(i, key))
       .map(([i]) => i);
   }
   const keyOf = (a: number, b: number, c: number) => ((fold[a] as number) << 14) | ((fold[b] as number) << 7) | (fold[c] as number);
@@ -295,21 +327,29 @@ describe('the kernel word loops against the JavaScript loop', () => {
   const triggerScanner = new LiteralScanner(TRIGGER_WORDS);
   const triggerStarts = triggerScanner.starts;
   /** The real starts tables: the trigger words and the final scan's anchors (as scanLatin1), the trigger words alone. */
-  const realTables: Array<{ either: Uint8Array; keys: Int32Array; words: readonly string[] }> = [
+  const realTables: Array<{ either: Uint8Array; keys: Int32Array; next2: Uint16Array; words: readonly string[] }> = [
     { either: union(triggerStarts, SECRETLINT_SCANNER.starts), lists: [triggerScanner, SECRETLINT_SCANNER] as const },
     { either: union(triggerStarts), lists: [triggerScanner, null] },
-  ].map(({ either, lists }) => ({ either, keys: slotKeys(either, lists), words: lists.flatMap((l) => (l ? l.words : [])) }));
+  ].map(({ either, lists }) => ({
+    either,
+    keys: slotKeys(either, lists),
+    next2: slotNext2(either, lists),
+    words: lists.flatMap((l) => (l ? l.words : [])),
+  }));
   const words = [...TRIGGER_WORDS, ...SECRETLINT_SCANNER.words];
   /** No exact keys: every offset of a non-zero slot passes. */
   const ANY_KEY = new Int32Array(4096).fill(-1);
 
   /**
    * A starts table of up to 8 non-zero slots per bucket (the slot sets fit): slots of keys that occur in `b`, with
-   * exact keys: mostly the key that occurs, else -1 (any) or another key of the slot (that is then never reported).
+   * exact keys: mostly the key that occurs, else -1 (any) or another key of the slot (that is then never reported);
+   * and next two characters: one to four pairs, mostly those after an occurrence of the key (also past the text's
+   * end), masks of both characters or the fourth only, random pairs, or none (any).
    */
-  function denseTable(rand: () => number, b: Uint8Array): { either: Uint8Array; keys: Int32Array } {
+  function denseTable(rand: () => number, b: Uint8Array): { either: Uint8Array; keys: Int32Array; next2: Uint16Array } {
     const t = new Uint8Array(4096);
     const keys = new Int32Array(4096);
+    const next2 = new Uint16Array(4096 * 8);
     const perBucket = new Array<number>(16).fill(0);
     for (let k = 0; k < 200 && b.length >= 3; k++) {
       const i = Math.floor(rand() * (b.length - 2));
@@ -320,9 +360,18 @@ describe('the kernel word loops against the JavaScript loop', () => {
         const r = rand();
         keys[slot] = r < 0.7 ? key : r < 0.85 ? -1 : key ^ (1 << Math.floor(rand() * 21));
         perBucket[slot >> 8]!++;
+        if (rand() < 0.2) continue;
+        const lanes = 1 + Math.floor(rand() * 4);
+        for (let lane = 0; lane < 4; lane++) {
+          const l = Math.min(lane, lanes - 1);
+          const q = rand();
+          const pair = q < 0.7 ? pairAfter(b, i + 2) : Math.floor(rand() * 65536);
+          next2[slot * 8 + lane] = lane < lanes ? pair : (next2[slot * 8 + l] as number);
+          next2[slot * 8 + 4 + lane] = lane < lanes ? (rand() < 0.6 ? 0xffff : rand() < 0.8 ? 0x00ff : 0) : (next2[slot * 8 + 4 + l] as number);
+        }
       }
     }
-    return { either: t, keys };
+    return { either: t, keys, next2 };
   }
 
   /** Random Latin-1 bytes: words (any case) at block edges relative to `from`, at the start and the end, any byte. */
@@ -347,10 +396,10 @@ describe('the kernel word loops against the JavaScript loop', () => {
     return b;
   }
 
-  function check(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array, label: string): number[] {
-    const expected = exactHits(b, from, either, keys);
-    expect(kernelWordsForTests(b, from, either, keys, 'wordsScalar'), label).toEqual(expected);
-    expect(kernelWordsForTests(b, from, either, keys, 'words'), label).toEqual(expected);
+  function check(b: Uint8Array, from: number, either: Uint8Array, keys: Int32Array, label: string, next2: Uint16Array = ANY_NEXT2): number[] {
+    const expected = exactHits(b, from, either, keys, next2);
+    expect(kernelWordsForTests(b, from, either, keys, 'wordsScalar', b.length, next2), label).toEqual(expected);
+    expect(kernelWordsForTests(b, from, either, keys, 'words', b.length, next2), label).toEqual(expected);
     return expected;
   }
 
@@ -359,30 +408,67 @@ describe('the kernel word loops against the JavaScript loop', () => {
     let hits = 0;
     let reported = 0;
     let dropped = 0;
+    let droppedNext2 = 0;
     for (let t = 0; t < 2500; t++) {
       const n = t % 50 === 0 ? 2000 + Math.floor(rand() * 3000) : Math.floor(rand() * 120);
       const r = rand();
       const from = r < 0.3 ? 0 : r < 0.4 ? n : r < 0.5 ? Math.max(0, n - 1 - Math.floor(rand() * 3)) : Math.floor(rand() * (n + 1));
       const b = randomText(rand, from, n);
       const label = `text ${t} from ${from}: ${JSON.stringify(Buffer.from(b).toString('latin1')).slice(0, 300)}`;
-      for (const { either, keys } of [...realTables, denseTable(rand, b)]) {
+      for (const { either, keys, next2 } of [...realTables, denseTable(rand, b)]) {
         const all = jsHits(b, from, either).length;
-        const got = check(b, from, either, keys, label).length;
+        const keyed = check(b, from, either, keys, label).length;
+        const got = check(b, from, either, keys, label, next2).length;
         // Without exact keys: every offset of a non-zero slot (the loops' hash lookup alone).
         expect(kernelWordsForTests(b, from, either, ANY_KEY, 'words'), label).toEqual(jsHits(b, from, either));
         hits += all;
         reported += got;
-        dropped += all - got;
+        dropped += all - keyed;
+        droppedNext2 += keyed - got;
       }
-      // With the real tables: exactly the offsets where the three characters start one of the words.
-      for (const { either, keys, words: w } of realTables) {
-        expect(kernelWordsForTests(b, from, either, keys, 'words'), label).toEqual(wordStartHits(b, from, either, w));
+      // With the real tables: exactly the offsets where the three characters start one of the words and the next
+      // two continue one.
+      for (const { either, keys, next2, words: w } of realTables) {
+        expect(kernelWordsForTests(b, from, either, keys, 'words', b.length, next2), label).toEqual(wordStartHits(b, from, either, w));
       }
     }
-    // The texts do hit (hundreds of thousands of offsets compared), and the exact keys drop some, not all.
+    // The texts do hit (hundreds of thousands of offsets compared), and the exact keys and the next two characters
+    // drop some, not all.
     expect(hits).toBeGreaterThan(100000);
-    expect(reported).toBeGreaterThan(50000);
+    expect(reported).toBeGreaterThan(20000);
     expect(dropped).toBeGreaterThan(10000);
+    expect(droppedNext2).toBeGreaterThan(10000);
+  });
+
+  it("the real tables' next two characters drop the near misses of log text, not the words (also at the text's end)", () => {
+    const { either, keys, next2 } = realTables[0]!;
+    const words = (text: string) =>
+      (kernelWordsForTests(latin1(text), 0, either, keys, 'words', text.length, next2) as number[]).map((i) => text.slice(i - 2, i + 3));
+    // `net use`, `net.exe`, `credential`, `ConvertTo-SecureString`, `token`, `key` (three characters: any next).
+    const log = 'I0612 Subnet added via network; Policy creation; "ContainerStarted" tokens= net use x NET.EXE Credential ConvertTo-SecureString key';
+    expect(words(log)).toEqual(['token', 'net u', 'NET.E', 'Crede', 'Conve', 'key']);
+    // The kernel sees only the bytes it is given: a word cut by the text's end is no hit, a three-character word is.
+    for (const [text, found] of [
+      ['xx net', []],
+      ['xx net ', []],
+      ['xx net u', ['net u']],
+      ['xx tok', []],
+      ['xx toke', []],
+      ['xx key', ['key']],
+      ['....pas', []],
+      // `pass` has four characters: any fifth, also none.
+      ['....pass', ['pass']],
+      ['....passw', ['passw']],
+    ] as Array<[string, string[]]>) {
+      // Every position relative to the 16-character blocks (the SIMD loop and its one-character tail).
+      for (let pad = 0; pad < 20; pad++) {
+        const t = '.'.repeat(pad) + text;
+        expect(words(t), JSON.stringify(t)).toEqual(found);
+        expect(kernelWordsForTests(latin1(t), 0, either, keys, 'wordsScalar', t.length, next2), JSON.stringify(t)).toEqual(
+          kernelWordsForTests(latin1(t), 0, either, keys, 'words', t.length, next2),
+        );
+      }
+    }
   });
 
   it('folds every byte value as foldTable does, in every lane', () => {
@@ -412,12 +498,14 @@ describe('the kernel word loops against the JavaScript loop', () => {
       const n = 1 + Math.floor(rand() * 200);
       const from = Math.floor(rand() * n);
       const b = randomText(rand, from, n);
-      const { either, keys } = rand() < 0.5 ? realTables[0]! : denseTable(rand, b);
-      const expected = exactHits(b, from, either, keys);
+      const { either, keys, next2 } = rand() < 0.5 ? realTables[0]! : denseTable(rand, b);
+      const table = rand() < 0.5 ? next2 : ANY_NEXT2;
+      const expected = exactHits(b, from, either, keys, table);
       for (const loop of ['words', 'wordsScalar'] as const) {
-        expect(kernelWordsForTests(b, from, either, keys, loop, expected.length), `${t} ${loop}`).toEqual(expected);
-        if (expected.length > 0) expect(kernelWordsForTests(b, from, either, keys, loop, expected.length - 1), `${t} ${loop}`).toBe(-1);
-        if (expected.length > 16) expect(kernelWordsForTests(b, from, either, keys, loop, Math.floor(rand() * expected.length)), `${t} ${loop}`).toBe(-1);
+        expect(kernelWordsForTests(b, from, either, keys, loop, expected.length, table), `${t} ${loop}`).toEqual(expected);
+        if (expected.length > 0) expect(kernelWordsForTests(b, from, either, keys, loop, expected.length - 1, table), `${t} ${loop}`).toBe(-1);
+        if (expected.length > 16)
+          expect(kernelWordsForTests(b, from, either, keys, loop, Math.floor(rand() * expected.length), table), `${t} ${loop}`).toBe(-1);
       }
     }
   });
@@ -455,6 +543,57 @@ describe('the kernel word loops against the JavaScript loop', () => {
     }
     expect(withNul).toBeGreaterThan(500);
     expect(withNul).toBeLessThan(1400);
+  });
+
+  it('counts a byte in any range of its text (kernelCount), at every alignment, over many rounds of 255 blocks', () => {
+    const rand = prng(5150);
+    for (let t = 0; t < 600; t++) {
+      const n = t % 30 === 0 ? 20000 + Math.floor(rand() * 60000) : Math.floor(rand() * 300);
+      const b = kernelText(n) as Uint8Array;
+      // Line breaks mostly, runs of them, other bytes, and every byte value now and then (255 is -1 as a lane).
+      for (let i = 0; i < n; i++) {
+        const r = rand();
+        b[i] = r < 0.05 ? 10 : r < 0.1 ? 255 : r < 0.12 ? Math.floor(rand() * 256) : 97 + Math.floor(rand() * 26);
+      }
+      if (t % 7 === 0) b.fill(10, 0, Math.min(n, 9000));
+      for (let k = 0; k < 6; k++) {
+        const from = Math.floor(rand() * (n + 1));
+        const to = from + Math.floor(rand() * (n - from + 1));
+        for (const byte of [10, 255, 0]) {
+          let expected = 0;
+          for (let i = from; i < to; i++) if (b[i] === byte) expected++;
+          expect(kernelCount(b, from, to, byte), `text ${t} [${from}, ${to}) byte ${byte}`).toBe(expected);
+        }
+      }
+    }
+    // Only the kernel's own text: another array, or a range outside the view, is not counted (-1).
+    expect(kernelCount(new Uint8Array(100), 0, 100, 10)).toBe(-1);
+    const b = kernelText(50) as Uint8Array;
+    expect(kernelCount(b, 0, 51, 10)).toBe(-1);
+    expect(kernelCount(b.subarray(1), 0, 10, 10)).toBe(-1);
+  });
+
+  it('kernelScan of a text written into kernelText: the offsets, runs and NUL flag of the same text given as pieces', () => {
+    const rand = prng(6161);
+    const { either, words: w } = realTables[0]!;
+    const lists = [triggerScanner, SECRETLINT_SCANNER];
+    for (let t = 0; t < 300; t++) {
+      const n = t % 20 === 0 ? 30000 + Math.floor(rand() * 30000) : 1 + Math.floor(rand() * 2000);
+      const from = rand() < 0.5 ? 0 : Math.floor(rand() * n);
+      const text = randomText(rand, from, n);
+      for (let k = 0; n > 30 && k < n / 200; k++) text.set(latin1(B64.slice(0, 30)), Math.floor(rand() * (n - 30)));
+      const cut = Math.floor(rand() * n);
+      const pieces = kernelScan([text.slice(0, cut), text.slice(cut)], n, from, either, lists);
+      const expected = pieces && { hits: Array.from(pieces.hits), runs: pieces.runs, nul: pieces.nul };
+      const inPlace = kernelText(n) as Uint8Array;
+      inPlace.set(text);
+      const got = kernelScan([inPlace], n, from, either, lists);
+      expect(got && { hits: Array.from(got.hits), runs: got.runs, nul: got.nul }, `text ${t}`).toEqual(expected);
+      // The text is still there (the scan did not grow the memory under the view).
+      expect(inPlace.length).toBe(n);
+      expect(Buffer.from(inPlace).equals(Buffer.from(text))).toBe(true);
+      if (expected) expect(expected.hits).toEqual(wordStartHits(text, from, either, w));
+    }
   });
 
   it('a starts table whose slot sets do not fit the SIMD loop is scanned by the one-character loop', () => {
