@@ -130,6 +130,8 @@ async function storePhase(rate, seconds, extra = {}, settle = true) {
       mbPerSecond: run.mbPerSecond,
       lateTicks: run.lateTicks,
       simQueuedBytes: { max: run.maxQueuedBytes, atEnd: run.queuedBytesAtEnd },
+      // Windeck's watch closed by the simulator as too slow (see feed.mjs; kube-apiserver does the same).
+      ...(run.slowWatchersClosed?.length ? { watchClosedAsTooSlow: run.slowWatchersClosed } : {}),
       received: stats.received,
       // Superseded by a newer event of the same node before Windeck parsed it (stored with that newer one).
       coalesced: stats.coalesced,
@@ -194,11 +196,17 @@ async function kubectlPhases(kubeconfig) {
     const atEnd = seen.length;
     await sleep(Math.max(0, run.endedAt + 1000 - epochNow()));
     const after1s = seen.length;
+    // The simulator closed kubectl's watch as too slow (as kube-apiserver does): what was sent after that never
+    // reaches it, so there is nothing to wait for.
+    const closed = (run.slowWatchersClosed ?? []).filter((c) => c.ua.startsWith('kubectl'));
     let drainedMs = null;
-    await until(() => {
-      if (seen.length >= run.total) drainedMs = epochNow() - run.endedAt;
-      return seen.length >= run.total;
-    }, DRAIN_MS);
+    await until(
+      () => {
+        if (seen.length >= run.total) drainedMs = epochNow() - run.endedAt;
+        return seen.length >= run.total || (closed.length > 0 && kubectl.exitCode !== null);
+      },
+      closed.length > 0 ? 30_000 : DRAIN_MS,
+    );
     phases.push(
       round({
         rate,
@@ -212,8 +220,15 @@ async function kubectlPhases(kubeconfig) {
         drainedMs,
         notPrintedAfterDrain: run.total - seen.length,
         stdoutLagMs: lagSummary(seen),
+        ...(closed.length > 0 ? { watchClosedAsTooSlow: { afterSeconds: closed[0].atSeconds, queuedBytes: closed[0].queuedBytes } } : {}),
       }),
     );
+    if (closed.length > 0) {
+      log(
+        `  kubectl fell ${Math.round(closed[0].queuedBytes / 1048576)} MiB behind at ${rate}/s after ${closed[0].atSeconds.toFixed(1)} s: the simulator closed its watch (as kube-apiserver closes a too slow watcher); later rates not measured`,
+      );
+      break;
+    }
     // Let kubectl catch up before the next rate (it may be far behind at high rates).
     await until(() => seen.length >= run.total, DRAIN_MS);
   }

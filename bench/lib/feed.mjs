@@ -22,6 +22,8 @@ import { KubeApiSimulator } from ${imp('electron/sim/kube-api/server.ts')};
 const [kubeconfig, nodes, windows, pods, podTemplates, nodeKB] = process.argv.slice(2);
 const now = () => performance.timeOrigin + performance.now();
 const taps = new Set();
+// Queued bytes (string length) after which a watch stream is closed as too slow (see run).
+const SLOW_WATCHER_MAX_QUEUED = 256 * 1024 * 1024;
 const sim = new KubeApiSimulator({
   cluster: { nodes: Number(nodes), windows: Number(windows), pods: Number(pods), workloads: 'scale' },
   bookmarkIntervalMs: 10000,
@@ -85,6 +87,7 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
   let trackCursor = 0;
   let lateTicks = 0;
   let maxQueued = 0;
+  const slowClosed = [];
   let bytes = 0;
   let lastTick = started;
   const endAt = started + seconds * 1000;
@@ -118,6 +121,13 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
         if (!matches(tap, p.plural, to) || tap.res.destroyed || tap.res.writableEnded) continue;
         tap.res.write(batch);
         maxQueued = Math.max(maxQueued, tap.res.writableLength);
+        // A watcher that reads far slower than events come (kubectl at 5,000/s) is closed, as kube-apiserver's
+        // watch cache closes an unresponsive watcher, instead of buffering every event for it until the heap runs
+        // out (the ninth session's full profile lost its watch module that way).
+        if (tap.res.writableLength > SLOW_WATCHER_MAX_QUEUED) {
+          tap.res.end();
+          slowClosed.push({ ua: tap.ua.split(' ')[0], atSeconds: (now() - started) / 1000, queuedBytes: tap.res.writableLength });
+        }
       }
     }
     if (t >= endAt) break;
@@ -139,6 +149,7 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
     lateTicks,
     maxQueuedBytes: maxQueued,
     queuedBytesAtEnd: queuedAtEnd,
+    slowWatchersClosed: slowClosed,
     endedAt: now(),
     tracked,
   };
