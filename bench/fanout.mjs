@@ -33,9 +33,11 @@ import { build } from 'esbuild';
 import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
 import { freePort, startSshd } from '../test/interop/sshd-harness.mjs';
 import { asPsshOptions, opensshClientOptions } from './lib/openssh.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
@@ -49,8 +51,83 @@ const CPU_PROF = flag('--cpu-prof', null);
 // The simulated nodes' sshd (and the commands it runs) at this niceness: in a cluster the nodes are other machines,
 // so their CPU must not show up as the console's event-loop delay; on 2 cores, 200 sshd handshakes at normal
 // priority also delay Windeck's timers. Both sides dial the same sshd, so the ratios are unaffected.
-// `--node-nice 0` runs them as before.
+// `--node-nice 0` runs them as before. The kernel's autogroup scheduling makes nice meaningless across sessions, so
+// the node side also goes into a CPU group with the same weight (nodeSideCpuGroup).
 const NODE_NICE = Math.max(0, Math.min(19, Number(flag('--node-nice', 10))));
+/** The node side's processes (each sshd, the live simulator): moved into a CPU group, see nodeSideCpuGroup. */
+const nodePids = [];
+
+/**
+ * With the kernel's autogroup scheduling (kernel.sched_autogroup_enabled = 1, as on this machine) nice only ranks
+ * processes of one session against each other, and sshd starts a session (setsid) for every login: 32 logins at
+ * once were 32 groups with the Windeck process's weight each, nice 10 or not, and the Windeck process waited
+ * 100-150 ms for a CPU in the middle of a warm fan-out. A CPU control group keeps what NODE_NICE means across
+ * sessions: the node side's processes (and every process they start) share one group with the weight of one nice
+ * NODE_NICE task (CFS: 1024 / 1.25^nice, 110 at nice 10) against Windeck's 1024. Uses cgroup v1's cpu controller at
+ * /sys/fs/cgroup/cpu or cgroup v2 with the cpu controller enabled at /sys/fs/cgroup; neither (no root, a container):
+ * nice only, and the result says so.
+ */
+function nodeSideCpuGroup(pids) {
+  const weight = Math.round(1024 / 1.25 ** NODE_NICE);
+  const name = `windeck-bench-nodes-${process.pid}`;
+  const v1 = '/sys/fs/cgroup/cpu';
+  const v2 = '/sys/fs/cgroup';
+  const read = (f) => {
+    try {
+      return fs.readFileSync(f, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  let group;
+  let setting;
+  try {
+    if (fs.existsSync(path.join(v1, 'cpu.shares'))) {
+      group = path.join(v1, name);
+      fs.mkdirSync(group);
+      setting = `cpu.shares ${weight}`;
+      fs.writeFileSync(path.join(group, 'cpu.shares'), String(weight));
+    } else if (/\bcpu\b/.test(read(path.join(v2, 'cgroup.subtree_control')))) {
+      group = path.join(v2, name);
+      fs.mkdirSync(group);
+      // cgroup v2 weights are 1..10000 with 100 for a nice 0 task.
+      const w2 = Math.max(1, Math.round((weight * 100) / 1024));
+      setting = `cpu.weight ${w2}`;
+      fs.writeFileSync(path.join(group, 'cpu.weight'), String(w2));
+    } else return { group: null, why: 'no writable cpu cgroup controller' };
+    for (const pid of pids) fs.writeFileSync(path.join(group, 'cgroup.procs'), String(pid));
+    return { group, setting };
+  } catch (error) {
+    if (group) {
+      // Back to the group they came from (the root group), then remove ours.
+      for (const pid of pids) tryQuietly(() => fs.writeFileSync(path.join(path.dirname(group), 'cgroup.procs'), String(pid)));
+      tryQuietly(() => fs.rmdirSync(group));
+    }
+    return { group: null, why: `cgroup: ${error.code ?? error.message}` };
+  }
+}
+
+function tryQuietly(f) {
+  try {
+    f();
+  } catch {
+    // best effort
+  }
+}
+
+/** Remove the node side's CPU group once its processes are gone (sshd's sessions may outlive sshd by a moment). */
+async function removeCpuGroup(group) {
+  for (let tries = 0; tries < 50; tries++) {
+    try {
+      fs.rmdirSync(group);
+      return;
+    } catch (error) {
+      if (error.code === 'ENOENT') return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  console.error(`fanout: could not remove ${group} (processes still in it); remove it with: rmdir ${group}`);
+}
 
 for (const [bin, pkg] of [
   ['parallel-ssh', 'pssh'],
@@ -68,9 +145,14 @@ fs.mkdirSync(work, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'windeck-fanout-'));
 const children = [];
 const stops = [];
+/** The node side's CPU group (nodeSideCpuGroup), removed by cleanup. */
+let cpuGroup = null;
 async function cleanup() {
   for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  // Last: the node side's CPU group, once every process in it is gone.
+  if (cpuGroup) await removeCpuGroup(cpuGroup);
+  cpuGroup = null;
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
@@ -255,6 +337,7 @@ try {
         ? spawn('nice', ['-n', String(NODE_NICE), ...simArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
         : spawn(simArgs[0], simArgs.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(sim);
+    nodePids.push(sim.pid);
     relay.port = await new Promise((resolve, reject) => {
       let out = '';
       sim.stdout.on('data', (d) => {
@@ -318,10 +401,16 @@ try {
       nice: NODE_NICE,
     });
     stops.push(() => sshd.stop());
+    nodePids.push(sshd.pid);
     // sshd reads authorized_keys as the login user.
     fs.chmodSync(path.join(dir, 'authorized_keys'), 0o644);
     endpoints.push(...group);
   }
+  const nodeCpuGroup = NODE_NICE > 0 ? nodeSideCpuGroup(nodePids) : { group: null, why: '--node-nice 0' };
+  cpuGroup = nodeCpuGroup.group;
+  console.error(
+    `fanout: node side in ${nodeCpuGroup.group ? `CPU group ${nodeCpuGroup.group} (${nodeCpuGroup.setting})` : `no CPU group (${nodeCpuGroup.why}): nice only`}`,
+  );
   const knownHosts = path.join(tmp, 'known_hosts');
   fs.writeFileSync(knownHosts, endpoints.map((e) => `[${e.host}]:${e.port} ${hostPub}`).join('\n') + '\n');
   console.error(
@@ -449,6 +538,7 @@ try {
       limit: LIMIT,
       reps: REPS,
       nodeSideNice: NODE_NICE,
+      nodeSideCpuGroup: nodeCpuGroup.group ? { path: nodeCpuGroup.group, setting: nodeCpuGroup.setting } : { none: nodeCpuGroup.why },
       nodeSide: LIVE_SIM
         ? 'live simulator per command (sshd ForceCommand -> Node helper -> command relay)'
         : "the node simulator's answer to the same invocation, recorded once per node and replayed by sshd ForceCommand (/bin/sh + cat)",
