@@ -16,8 +16,10 @@ import path from 'node:path';
 import { flag, root, windeckCli } from './lib/build.mjs';
 import { runMeasured } from './lib/proc.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const quick = args.includes('--quick');
 const FILES = Number(flag(args, '--files', quick ? 50 : 500));
 const MIB = Number(flag(args, '--mib', quick ? 32 : 1024));

@@ -17,9 +17,11 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] ? args[at + 1] : fallback;

@@ -5,7 +5,8 @@
 // see lib/feed.mjs: 50 node events/s of ~13 KB and 100 pod events/s by default), with the fleet view open in
 // headless Chromium. Reports:
 //   - RSS of the backend process (VmRSS, sampled every 5 s; peak = max sample and the kernel's VmHWM);
-//   - RSS of Chromium's renderer process(es) (/proc, processes with --type=renderer under this benchmark);
+//   - RSS of Chromium's renderer process(es) (/proc, processes with --type=renderer under this benchmark), and after
+//     the run the RSS of a blank page's renderer in the same Chromium (the floor any page starts from);
 //   - heap after a forced GC at the start and at the end: backend (node --expose-gc, gc() twice) and renderer (CDP
 //     HeapProfiler.collectGarbage, Runtime.getHeapUsage); drift scaled to 10 minutes.
 // Targets: backend <= 600 MB, renderer <= 150 MB, heap drift after GC <= 1 MB per 10 minutes. Never fails on timing.
@@ -108,6 +109,37 @@ function smaps(pid) {
     return { pssKB: Number(/^Pss:\s+(\d+)/m.exec(s)?.[1] ?? 0), anonKB: Number(/^Anonymous:\s+(\d+)/m.exec(s)?.[1] ?? 0) };
   } catch {
     return { pssKB: null, anonKB: null };
+  }
+}
+
+/**
+ * The renderer of a blank page (a data: URL, its own browser context and so its own renderer process, same viewport)
+ * in the same Chromium, 3 s after it loaded: the part of the page's renderer RSS that is Chromium's own (its code and
+ * data pages, V8 and Blink start-up) and that the page cannot shrink. Null when no new renderer process appeared.
+ */
+async function blankPageFloor() {
+  const before = new Set(chromiumProcesses().renderers);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto('data:text/html,<!doctype html><title>blank</title><p>blank</p>');
+    await sleep(3000);
+    let best = null;
+    for (const pid of chromiumProcesses().renderers.filter((p) => !before.has(p))) {
+      const st = status(pid);
+      if (st && (!best || st.rssKB > best.rssKB)) best = { ...st, ...smaps(pid) };
+    }
+    return (
+      best && {
+        rssMiB: mib(best.rssKB),
+        rssAnonMiB: mib(best.rssAnonKB),
+        rssFileMiB: mib(best.rssFileKB),
+        anonymousMiB: mib(best.anonKB ?? 0),
+        pssMiB: mib(best.pssKB ?? 0),
+      }
+    );
+  } finally {
+    await context.close();
   }
 }
 
@@ -288,6 +320,8 @@ try {
     return v.length ? v[Math.floor(v.length / 2)] : 0;
   };
   const backendHwm = status(windeck.pid)?.hwmKB ?? null;
+  const floor = await blankPageFloor();
+  log(`floor: a blank page's renderer in the same Chromium: ${floor ? JSON.stringify(floor) : 'no new renderer process appeared'}`);
   const result = {
     bench: 'memory',
     profile: quick ? 'quick' : 'full',
@@ -344,6 +378,8 @@ try {
         driftPer10Min: per10(end.rendererHeapMiB - start.rendererHeapMiB),
       },
       rowsStillShown,
+      // What any page costs in this Chromium: a blank page's renderer (see blankPageFloor), sampled after the run.
+      blankPageFloor: floor,
       // CPU time of the page's renderer during the measured minutes (all threads), per second of the run.
       cpuMsPerSecond: rendererCpuMs === null ? null : r1(rendererCpuMs / run.seconds),
       ...(checkpoints.length ? { checkpoints } : {}),

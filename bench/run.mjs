@@ -8,6 +8,7 @@
 //   node bench/run.mjs --quick          reduced profile (a few minutes)
 //   node bench/run.mjs --only pull,diagnose     --skip fanout
 //   node bench/run.mjs --quick --only watch --out /tmp/bench-check    (write results.json / RESULTS.md elsewhere)
+//   node bench/run.mjs --help           this text (any other flag is refused: a typo must not start an hour's run)
 //
 // Each module runs in its own process with its own budget; one that fails or times out is recorded as such and
 // the others still run.
@@ -19,6 +20,35 @@ import { lastJsonObject, runMeasured } from './lib/proc.mjs';
 import { ratio, verdict } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  const text = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+  console.log(
+    text
+      .slice(
+        1,
+        text.findIndex((l) => l.startsWith('import ')),
+      )
+      .map((l) => l.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
+  process.exit(0);
+}
+// Flags and the value each takes; anything else is refused before a module starts.
+const FLAGS = { '--quick': false, '--only': true, '--skip': true, '--out': true };
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (!(a in FLAGS)) {
+    console.error(`bench/run.mjs: unknown argument ${JSON.stringify(a)}; flags: --quick, --only A,B, --skip A,B, --out DIR (see --help)`);
+    process.exit(2);
+  }
+  if (FLAGS[a]) {
+    if (!args[i + 1] || args[i + 1].startsWith('--')) {
+      console.error(`bench/run.mjs: ${a} needs a value (see --help)`);
+      process.exit(2);
+    }
+    i++;
+  }
+}
 const quick = args.includes('--quick');
 const pick = (name) => {
   const at = args.indexOf(name);
@@ -41,6 +71,17 @@ const BENCHES = [
   { name: 'ui', file: 'ui.mjs', issueItem: 9, title: 'UI at scale in headless Chromium: first paint, filter, scrolling', quickMin: 8, fullMin: 20 },
   { name: 'memory', file: 'memory.mjs', issueItem: 8, title: 'Memory while watching 5,000 nodes + 50,000 pods', quickMin: 8, fullMin: 25 },
 ];
+
+for (const [flagName, names] of [
+  ['--only', only],
+  ['--skip', skip],
+]) {
+  const unknown = [...(names ?? [])].filter((n) => !BENCHES.some((b) => b.name === n));
+  if (unknown.length) {
+    console.error(`bench/run.mjs: ${flagName}: no module named ${unknown.join(', ')}; modules: ${BENCHES.map((b) => b.name).join(', ')}`);
+    process.exit(2);
+  }
+}
 
 // Items of issue 10 no module measures (each module says itself what it could not measure in a run).
 const NOT_MEASURED = [];
@@ -361,7 +402,13 @@ function judge(name, r) {
       verdict(
         "renderer process RSS (the page's Chromium renderer), peak",
         '≤ 150 MB',
-        rPeak === null ? null : `${fmt(rPeak, 0)} MiB RSS (anonymous ${fmt(rp.anonymousMiB?.peakSampled, 0)} MiB, PSS ${fmt(rp.pssMiB?.peakSampled, 0)} MiB)`,
+        rPeak === null
+          ? null
+          : `${fmt(rPeak, 0)} MiB RSS (anonymous ${fmt(rp.anonymousMiB?.peakSampled, 0)} MiB, PSS ${fmt(rp.pssMiB?.peakSampled, 0)} MiB)${
+              rp.blankPageFloor
+                ? `; a blank page's renderer in the same Chromium: ${fmt(rp.blankPageFloor.rssMiB, 0)} MiB RSS (anonymous ${fmt(rp.blankPageFloor.anonymousMiB, 0)} MiB), so the page adds ${fmt(rPeak - rp.blankPageFloor.rssMiB, 0)} MiB`
+                : ''
+            }`,
         rPeak !== null && rPeak * 1.048576 <= 150,
         { ratio: rPeak === null ? null : ratio(rPeak * 1.048576, 150), ratioOf: '150 MB', ...small },
       ),
@@ -531,7 +578,7 @@ for (const e of runs) {
     const samples = (x) => (x?.samplesMs ? ` (${x.samplesMs.join(', ')})` : '');
     md.push(
       r.reps
-        ? `${r.nodes} nodes, ${r.limit} at a time, median of ${r.reps} repetitions in alternating order (Windeck cold then warm in one fresh process; parallel-ssh; parallel-ssh with ControlMaster cold then warm). Node side: ${r.nodeSide}. Windeck dials per run: ${r.windeck.dials.join(', ')}; SSH handshakes in flight at most ${r.windeck.peakHandshakes}.`
+        ? `${r.nodes} nodes, ${r.limit} at a time, median of ${r.reps} repetitions in alternating order (Windeck cold then warm in one fresh process; parallel-ssh; parallel-ssh with ControlMaster cold then warm). Node side: ${r.nodeSide}; at nice ${r.nodeSideNice ?? 0}, ${r.nodeSideCpuGroup?.path ? `in CPU group ${r.nodeSideCpuGroup.path} (${r.nodeSideCpuGroup.setting})` : `no CPU group (${r.nodeSideCpuGroup?.none ?? 'not recorded'})`}. Windeck dials per run: ${r.windeck.dials.join(', ')}; SSH handshakes in flight at most ${r.windeck.peakHandshakes}.`
         : `${r.nodes} nodes, ${r.limit} at a time, one run of each (single sample). Windeck dials: ${r.windeck.dials}.`,
     );
     md.push('');
@@ -673,6 +720,11 @@ for (const e of runs) {
     md.push(
       `| Chromium renderer of the page | ${fmt(r.rendererProcess.rssMiB.start, 0)} | ${fmt(r.rendererProcess.rssMiB.end, 0)} | ${fmt(r.rendererProcess.rssMiB.peakSampled, 0)} (anonymous ${fmt(r.rendererProcess.anonymousMiB?.peakSampled, 0)}, PSS ${fmt(r.rendererProcess.pssMiB?.peakSampled, 0)}) | ${fmt(r.rendererProcess.heapAfterGcMiB.start, 1)} | ${fmt(r.rendererProcess.heapAfterGcMiB.end, 1)} | ${fmt(r.rendererProcess.heapAfterGcMiB.driftPer10Min, 1)} |`,
     );
+    const floor = r.rendererProcess.blankPageFloor;
+    if (floor)
+      md.push(
+        `| Chromium renderer of a blank page (data: URL, same browser and viewport, after the run): the floor | ${fmt(floor.rssMiB, 0)} | | (anonymous ${fmt(floor.anonymousMiB, 0)}, file-backed ${fmt(floor.rssFileMiB, 0)}, PSS ${fmt(floor.pssMiB, 0)}) | | | |`,
+      );
     md.push(
       '',
       `All Chromium processes together peaked at ${fmt(r.rendererProcess.chromiumAllProcessesPeakMiB, 0)} MiB RSS (shared pages counted in each). Backend event-loop delay p99 ${fmt(r.backend.eventLoopDelayMs?.p99, 0)} ms; node events to the store p99 ${fmt(r.events.nodeStoreLagMs?.p99, 0)} ms.`,

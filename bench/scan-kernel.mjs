@@ -17,8 +17,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import wabtInit from 'wabt';
 import { bundleProgram, root } from './lib/build.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;

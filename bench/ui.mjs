@@ -27,8 +27,10 @@ import { bundleProgram, flag, rendererStatic, root } from './lib/build.mjs';
 import { epochNow } from './lib/feed.mjs';
 import { percentile, summarize } from './lib/stats.mjs';
 import { CHROMIUM, chromiumRenderers, launchChromium, processCpuMs, threadCpuMs } from './lib/chromium.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const quick = args.includes('--quick');
 const NODES = Number(flag(args, '--nodes', 5000));
 const PODS = Number(flag(args, '--pods', 50000));

@@ -21,8 +21,10 @@ import readline from 'node:readline';
 import { bundleProgram, flag, root, windeckCli } from './lib/build.mjs';
 import { runMeasured } from './lib/proc.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const quick = args.includes('--quick');
 const NODES = Number(flag(args, '--nodes', quick ? 2000 : 5000));
 const PODS = Number(flag(args, '--pods', quick ? 20000 : 50000));

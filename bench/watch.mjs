@@ -25,8 +25,10 @@ import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
 import { percentile } from './lib/stats.mjs';
 import { CHROMIUM, launchChromium } from './lib/chromium.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
+helpAndExit(import.meta.url, args);
 const quick = args.includes('--quick');
 const NODES = Number(flag(args, '--nodes', quick ? 1000 : 5000));
 const PODS = Number(flag(args, '--pods', quick ? 2000 : 10000));
