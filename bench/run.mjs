@@ -292,7 +292,11 @@ function judge(name, r) {
         p.achievedRate < p.rate * 0.95
           ? `; the simulator sent only ${fmt(p.achievedRate, 0)}/s (its CPU ${fmt(p.simCpuPercent, 0)}%, up to ${fmt(p.simQueuedBytes?.max / 1048576, 1)} MB queued for the reader)`
           : '';
-      const measured = `lag to the store p50 ${fmt(p.storeLagMs?.p50, 0)} ms, p99 ${fmt(p.storeLagMs?.p99, 0)} ms (receive p99 ${fmt(p.receiveLagMs?.p99, 0)} ms); backlog ${p.backlogAtEnd} when sending stopped, ${p.backlogAfter1s} after 1 s${p.drainedMs != null ? `, drained in ${fmt(p.drainedMs, 0)} ms` : p.caughtUpMs != null ? `, caught up ${fmt(p.caughtUpMs / 1000, 0)} s after the end` : `, ${p.neverStored ?? p.notStoredAfterDrain} not stored by the end of the run`}${below}; ${p.rowChecks?.mismatches ?? '-'} row mismatches${p.windeckCpuUsPerEvent != null ? `; Windeck CPU ${fmt(p.windeckCpuUsPerEvent, 0)} us per stored event` : ''}${p.coalesced ? `; ${p.coalesced} events superseded before parsing (coalesced)` : ''}`;
+      const measured = `lag to the store p50 ${fmt(p.storeLagMs?.p50, 0)} ms, p99 ${fmt(p.storeLagMs?.p99, 0)} ms (receive p99 ${fmt(p.receiveLagMs?.p99, 0)} ms); backlog ${p.backlogAtEnd} when sending stopped, ${p.backlogAfter1s} after 1 s${p.drainedMs != null ? `, drained in ${fmt(p.drainedMs, 0)} ms` : p.caughtUpMs != null ? `, caught up ${fmt(p.caughtUpMs / 1000, 0)} s after the end` : `, ${p.neverStored ?? p.notStoredAfterDrain} not stored by the end of the run`}${below}; ${p.rowChecks?.mismatches ?? '-'} row mismatches${p.windeckCpuUsPerEvent != null ? `; Windeck CPU ${fmt(p.windeckCpuUsPerEvent, 0)} us per stored event` : ''}${p.coalesced ? `; ${p.coalesced} events superseded before parsing (coalesced)` : ''}${
+        p.rewatchReplays?.length
+          ? `; the watch ended at its timeoutSeconds and was taken up again ${p.rewatchReplays.length}x, ${p.rewatchReplays.reduce((n, x) => n + x.events, 0)} events sent in between replayed (as kube-apiserver's watch cache would)`
+          : ''
+      }`;
       if (p.rate >= 5000)
         out.push(
           verdict(

@@ -134,6 +134,9 @@ async function storePhase(rate, seconds, extra = {}, settle = true) {
       simQueuedBytes: { max: run.maxQueuedBytes, atEnd: run.queuedBytesAtEnd },
       // Windeck's watch closed by the simulator as too slow (see feed.mjs; kube-apiserver does the same).
       ...(run.slowWatchersClosed?.length ? { watchClosedAsTooSlow: run.slowWatchersClosed } : {}),
+      // Windeck's watch ended (the server's timeoutSeconds) and was taken up again during the phase: the events sent
+      // in between, replayed by the simulator as kube-apiserver's watch cache would (see feed.mjs).
+      ...(run.rewatchReplays?.length ? { rewatchReplays: run.rewatchReplays } : {}),
       received: stats.received,
       // Superseded by a newer event of the same node before Windeck parsed it (stored with that newer one).
       coalesced: stats.coalesced,
@@ -340,7 +343,7 @@ try {
     log(`store: ${rate}/s for ${SECONDS} s`);
     const { result } = await storePhase(rate, SECONDS, {}, i < RATES.length - 1);
     log(
-      `  sent ${result.sent} (${result.achievedRate}/s, simulator CPU ${result.simCpuPercent}%), lag to store p50 ${result.storeLagMs.p50} p99 ${result.storeLagMs.p99} ms, backlog at end ${result.backlogAtEnd}, after 1 s ${result.backlogAfter1s}${result.caughtUpMs !== result.drainedMs ? `, caught up after ${result.caughtUpMs === null ? 'more than ' + SETTLE_MS / 1000 + ' s' : Math.round(result.caughtUpMs / 1000) + ' s'}` : ''}`,
+      `  sent ${result.sent} (${result.achievedRate}/s, simulator CPU ${result.simCpuPercent}%), lag to store p50 ${result.storeLagMs.p50} p99 ${result.storeLagMs.p99} ms, backlog at end ${result.backlogAtEnd}, after 1 s ${result.backlogAfter1s}${result.caughtUpMs !== result.drainedMs ? `, caught up after ${result.caughtUpMs === null ? 'more than ' + SETTLE_MS / 1000 + ' s' : Math.round(result.caughtUpMs / 1000) + ' s'}` : ''}${result.rewatchReplays ? `; watch taken up again ${result.rewatchReplays.length}x: ${JSON.stringify(result.rewatchReplays)}` : ''}`,
     );
     store.push(result);
   };

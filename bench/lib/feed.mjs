@@ -28,11 +28,55 @@ const sim = new KubeApiSimulator({
   cluster: { nodes: Number(nodes), windows: Number(windows), pods: Number(pods), workloads: 'scale' },
   bookmarkIntervalMs: 10000,
   benchWatchTap: (plural, req, res) => {
-    const tap = { plural, ua: String(req.headers['user-agent'] ?? ''), res };
+    const tap = { plural, ua: String(req.headers['user-agent'] ?? ''), res, closedAsSlow: false };
+    replayGap(tap, req);
     taps.add(tap);
-    return () => taps.delete(tap);
+    return () => {
+      if (!taps.delete(tap) || tap.closedAsSlow) return;
+      gaps.push({ plural, ua: tap.ua, closedAt: now(), batches: [], events: 0, bytes: 0, overflow: false });
+    };
   },
 });
+
+// The feed's events never enter the simulator's store, so its watch cache cannot replay them: when a watch ends
+// (the server's timeoutSeconds, which Windeck's reflector asks for) and the client watches again from its last
+// resourceVersion, the events sent in between would be lost, where kube-apiserver replays them from its watch cache.
+// So each ended watch (but one closed as too slow) keeps the events sent after it ended, for up to GAP_KEEP_MS and
+// GAP_MAX_BYTES, and the next watch of the same client and resource that asks for an older resourceVersion gets
+// them first. Replays are reported per run (rewatchReplays).
+const GAP_KEEP_MS = 10000;
+const GAP_MAX_BYTES = 256 * 1024 * 1024;
+const gaps = [];
+const replays = [];
+function replayGap(tap, req) {
+  const i = gaps.findIndex((g) => g.plural === tap.plural && g.ua === tap.ua);
+  if (i < 0) return;
+  const [gap] = gaps.splice(i, 1);
+  const fromRv = Number(new URL(req.url ?? '/', 'http://sim').searchParams.get('resourceVersion') ?? '');
+  if (!gap.events || !(fromRv > 0)) return;
+  // Batches of events newer than the resourceVersion asked for (the gap's events are newer than anything the ended
+  // watch delivered, so in practice all of them).
+  const kept = gap.batches.filter((b) => b.lastRv > fromRv);
+  for (const b of kept) tap.res.write(b.text);
+  replays.push({ plural: gap.plural, ua: gap.ua.split(' ')[0], gapMs: now() - gap.closedAt, events: kept.reduce((n, b) => n + b.events, 0), overflow: gap.overflow });
+}
+function keepForGaps(plural, to, text, events, lastRv) {
+  for (let i = gaps.length - 1; i >= 0; i--) {
+    const g = gaps[i];
+    if (now() - g.closedAt > GAP_KEEP_MS) {
+      gaps.splice(i, 1);
+      continue;
+    }
+    if (!matches(g, plural, to) || g.overflow) continue;
+    if (g.bytes + text.length > GAP_MAX_BYTES) {
+      g.overflow = true;
+      continue;
+    }
+    g.batches.push({ text, events, lastRv });
+    g.events += events;
+    g.bytes += text.length;
+  }
+}
 await sim.start();
 sim.writeKubeconfig(kubeconfig);
 
@@ -78,6 +122,7 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
   const plan = mix ?? [{ plural, rate }];
   const started = now();
   const cpu0 = process.cpuUsage();
+  replays.length = 0;
   const sent = Object.fromEntries(plan.map((p) => [p.plural, 0]));
   const cursor = Object.fromEntries(plan.map((p) => [p.plural, 0]));
   const tracked = [];
@@ -117,6 +162,7 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
       }
       sent[p.plural] += due;
       bytes += batch.length;
+      if (gaps.length) keepForGaps(p.plural, to, batch, due, rv);
       for (const tap of taps) {
         if (!matches(tap, p.plural, to) || tap.res.destroyed || tap.res.writableEnded) continue;
         tap.res.write(batch);
@@ -125,6 +171,7 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
         // watch cache closes an unresponsive watcher, instead of buffering every event for it until the heap runs
         // out (the ninth session's full profile lost its watch module that way).
         if (tap.res.writableLength > SLOW_WATCHER_MAX_QUEUED) {
+          tap.closedAsSlow = true;
           tap.res.end();
           slowClosed.push({ ua: tap.ua.split(' ')[0], atSeconds: (now() - started) / 1000, queuedBytes: tap.res.writableLength });
         }
@@ -150,6 +197,8 @@ async function run({ plural = 'nodes', rate, seconds, to = 'windeck', track = nu
     maxQueuedBytes: maxQueued,
     queuedBytesAtEnd: queuedAtEnd,
     slowWatchersClosed: slowClosed,
+    // Watches that ended during the run and were taken up again, and the events replayed into the new one.
+    rewatchReplays: replays.map((r) => ({ ...r, gapMs: Math.round(r.gapMs * 10) / 10 })),
     endedAt: now(),
     tracked,
   };
@@ -162,6 +211,12 @@ rl.on('line', async (l) => {
   try {
     if (msg.cmd === 'run') reply(msg.id, await run(msg));
     else if (msg.cmd === 'seq') reply(msg.id, { seq });
+    // End the matching open watches now, as the server does at a watch's timeoutSeconds (checks the gap replay).
+    else if (msg.cmd === 'endWatches') {
+      let ended = 0;
+      for (const tap of taps) if (matches(tap, msg.plural ?? 'nodes', msg.to ?? 'windeck') && !tap.res.writableEnded) (tap.res.end(), ended++);
+      reply(msg.id, { ended });
+    }
     else if (msg.cmd === 'taps') reply(msg.id, { taps: [...taps].map((t) => ({ plural: t.plural, ua: t.ua.split(' ')[0] })) });
     else if (msg.cmd === 'rss') reply(msg.id, { rssMiB: process.memoryUsage().rss / 1048576 });
     else reply(msg.id, { error: 'unknown command ' + msg.cmd });
