@@ -28,21 +28,10 @@ import path from 'node:path';
 import { flag, rendererStatic } from './lib/build.mjs';
 import { epochNow, feedPrograms, startLineChild } from './lib/feed.mjs';
 import { CHROMIUM, descendants, launchChromium, memoryInfraDump, processCpuMs, smapsByMapping } from './lib/chromium.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  const text = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n');
-  console.log(
-    text
-      .slice(
-        1,
-        text.findIndex((l) => l.startsWith('import ')),
-      )
-      .map((l) => l.replace(/^\/\/ ?/, ''))
-      .join('\n'),
-  );
-  process.exit(0);
-}
+helpAndExit(import.meta.url, args);
 const quick = args.includes('--quick');
 const NODES = Number(flag(args, '--nodes', quick ? 1000 : 5000));
 const PODS = Number(flag(args, '--pods', quick ? 10000 : 50000));

@@ -18,21 +18,10 @@ import { root } from './lib/build.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { lastJsonObject, runMeasured } from './lib/proc.mjs';
 import { ratio, verdict } from './lib/stats.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  const text = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n');
-  console.log(
-    text
-      .slice(
-        1,
-        text.findIndex((l) => l.startsWith('import ')),
-      )
-      .map((l) => l.replace(/^\/\/ ?/, ''))
-      .join('\n'),
-  );
-  process.exit(0);
-}
+helpAndExit(import.meta.url, args);
 // Flags and the value each takes; anything else is refused before a module starts.
 const FLAGS = { '--quick': false, '--only': true, '--skip': true, '--out': true };
 for (let i = 0; i < args.length; i++) {
