@@ -23,22 +23,11 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { nodeExternals, withoutZodLocales } from '../build/node-externals.mjs';
+import { helpAndExit } from './lib/usage.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  // The usage is the header comment of this file (an unknown flag would otherwise start the full 1 GiB run).
-  const header = fs
-    .readFileSync(fileURLToPath(import.meta.url), 'utf8')
-    .split('\n')
-    .slice(1);
-  const usage = header.slice(
-    0,
-    header.findIndex((l) => !l.startsWith('//')),
-  );
-  console.log(usage.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+helpAndExit(import.meta.url, args);
 const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
